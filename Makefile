@@ -1,0 +1,45 @@
+# The two commands: `make run` serves the site, `make test` runs the whole suite.
+# Both install what they need first (a virtual environment in .venv, npm packages).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test install lint format messages bench clean
+
+install: $(VENV)/.installed node_modules/.installed
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e ".[dev]"
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application
+
+test: install
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+	$(PY) -m pytest
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: install
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+# French and English: edit locale/fr/LC_MESSAGES/django.po, then `make messages`.
+messages: install
+	$(PY) manage.py makemessages -l fr --no-obsolete --ignore=.venv --ignore=node_modules
+	$(PY) manage.py compilemessages --ignore=.venv
+
+clean:
+	rm -rf $(VENV) node_modules staticfiles

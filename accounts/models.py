@@ -1,0 +1,32 @@
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+
+class User(AbstractUser):
+    """A club player. `display_name` is what tables and standings show."""
+
+    display_name = models.CharField(_("display name"), max_length=40, blank=True)
+    preferred_language = models.CharField(
+        _("preferred language"),
+        max_length=8,
+        blank=True,
+        choices=settings.LANGUAGES,
+        help_text=_("Leave empty to follow your browser."),
+    )
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+
+    def __str__(self):
+        return self.display_name or self.username
+
+    @property
+    def shown_name(self) -> str:
+        return self.display_name or self.username
+
+    def get_absolute_url(self):
+        return reverse("profile", args=[self.username])

@@ -1,0 +1,7 @@
+from django.urls import path
+
+from games import consumers
+
+websocket_urlpatterns = [
+    path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
+]

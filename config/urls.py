@@ -1,0 +1,19 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from accounts import views as account_views
+from config import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    path("language/", account_views.set_language, name="set_language"),
+    path("accounts/signup/", account_views.signup, name="signup"),
+    path("accounts/profile/", account_views.profile_edit, name="profile_edit"),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("players/<str:username>/", account_views.profile, name="profile"),
+    path("tables/", include("games.urls")),
+    path("leagues/", include("leagues.urls")),
+    path("admin/", admin.site.urls),
+]
+

@@ -1,0 +1,46 @@
+import asyncio
+import uuid
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import connection
+from django.http import JsonResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+
+
+def home(request):
+    return render(request, "home.html")
+
+
+def _database_ok() -> bool:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            return cursor.fetchone() == (1,)
+    except Exception:
+        return False
+
+
+async def _layer_round_trip() -> bool:
+    # A round trip through the layer proves Redis (or the in-memory layer) carries messages.
+    layer = get_channel_layer()
+    channel = f"healthz.{uuid.uuid4().hex}"
+    await asyncio.wait_for(layer.send(channel, {"type": "healthz.ping"}), timeout=2)
+    return await asyncio.wait_for(layer.receive(channel), timeout=2) == {"type": "healthz.ping"}
+
+
+def _channel_layer_ok() -> bool:
+    try:
+        return async_to_sync(_layer_round_trip)()
+    except Exception:
+        return False
+
+
+@never_cache
+def healthz(request):
+    checks = {"database": _database_ok(), "channel_layer": _channel_layer_ok()}
+    healthy = all(checks.values())
+    return JsonResponse(
+        {"status": "ok" if healthy else "unavailable", **checks}, status=200 if healthy else 503
+    )

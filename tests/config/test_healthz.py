@@ -1,0 +1,49 @@
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Asks /healthz in a fresh process whose settings point the database at a closed port.
+PROBE = """
+import django, json
+django.setup()
+from django.test import Client
+response = Client().get("/healthz")
+print(json.dumps({"status": response.status_code, "body": response.json()}))
+"""
+
+
+@pytest.mark.django_db
+def test_it_answers_200_when_database_and_channel_layer_work(client):
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok", "database": True, "channel_layer": True}
+
+
+def test_it_answers_503_when_the_database_is_down():
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", DEBUG="1")
+    env["DATABASE_URL"] = "postgres://nobody@127.0.0.1:1/nothing"
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+    answer = json.loads(done.stdout.strip().splitlines()[-1])
+    assert answer["status"] == 503
+    assert answer["body"]["database"] is False
+    assert answer["body"]["channel_layer"] is True
+
+
+def test_it_answers_503_when_redis_is_down():
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", DEBUG="1")
+    env["DATABASE_URL"] = "sqlite:///:memory:"
+    env["REDIS_URL"] = "redis://127.0.0.1:1/0"
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+    answer = json.loads(done.stdout.strip().splitlines()[-1])
+    assert answer["status"] == 503
+    assert answer["body"] == {"status": "unavailable", "database": True, "channel_layer": False}

@@ -1,0 +1,29 @@
+import pytest
+
+PASSWORD = "correct-horse-battery-42"
+
+
+@pytest.fixture
+def make_player(db, django_user_model):
+    def make(username, **extra):
+        return django_user_model.objects.create_user(
+            username=username, password=PASSWORD, email=f"{username}@example.org", **extra
+        )
+
+    return make
+
+
+@pytest.fixture
+def alice(make_player):
+    return make_player("alice", display_name="Alice")
+
+
+@pytest.fixture
+def bob(make_player):
+    return make_player("bob", display_name="Bob")
+
+
+@pytest.fixture
+def alice_client(client, alice):
+    client.force_login(alice)
+    return client
