@@ -1,0 +1,72 @@
+"""What a seat can work out about the cards from its own view (RULES §1.1, §1.7)."""
+
+
+def heads(card: int) -> int:
+    """Penalty heads printed on a card (RULES §1.1)."""
+    if card == 55:
+        return 7
+    if card % 11 == 0:
+        return 5
+    if card % 10 == 0:
+        return 3
+    if card % 5 == 0:
+        return 2
+    return 1
+
+
+def row_heads(row: list[int]) -> int:
+    return sum(heads(card) for card in row)
+
+
+def cards_in_play(view: dict) -> list[int]:
+    """The cards used this round: 1..10×players+4 with `card_limit` (RULES §1.7), else 1..104."""
+    if view["options"].get("card_limit"):
+        return list(range(1, 10 * view["players"] + 5))
+    return list(range(1, 105))
+
+
+def target_row(card: int, rows: list[list[int]]) -> int | None:
+    """The row a card goes to (RULES §1.4), or None when it is lower than every row's end."""
+    best = None
+    for index, row in enumerate(rows):
+        if row[-1] < card and (best is None or row[-1] > rows[best][-1]):
+            best = index
+    return best
+
+
+def cheapest_row(rows: list[list[int]]) -> int:
+    """The row with the fewest heads, lowest index on a tie (the RULES §1.8 fallback)."""
+    return min(range(len(rows)), key=lambda index: (row_heads(rows[index]), index))
+
+
+def known_hands(view: dict) -> dict[int, list[int]]:
+    """Other seats' remaining hands, when the public draft picks reveal them (RULES §1.7).
+
+    Every card a seat drafted is in its hand until it shows up among this round's seen
+    cards; so once the draft is over, each remaining hand is its picks minus the seen cards.
+    """
+    draft = view.get("draft")
+    if not draft or view["phase"] == "draft":
+        return {}
+    seen = set(view.get("seen") or ())
+    hands: dict[int, list[int]] = {}
+    for seat, card in draft.get("picks", ()):
+        hands.setdefault(seat, [])
+        if card not in seen:
+            hands[seat].append(card)
+    hands.pop(view["seat"], None)
+    return hands
+
+
+def unseen_cards(view: dict) -> list[int]:
+    """Cards in play that this seat has not seen this round: not in its hand, not on the
+    rows, not revealed. Other hands (and, without `card_limit`, the unused rest of the
+    deck) are made of exactly these."""
+    known = set(view.get("seen") or ())
+    known.update(view.get("hand") or ())
+    for row in view["rows"]:
+        known.update(row)
+    for card in view.get("revealed") or ():
+        if card is not None:
+            known.add(card)
+    return [card for card in cards_in_play(view) if card not in known]

@@ -1,0 +1,100 @@
+"""A batched simulator of the rest of a round, for the expert's rollouts (RULES §1.4).
+
+Many independent copies ("worlds") of the table are advanced together with numpy: one
+array operation places one card in every world at once. Each world holds 4 rows (their
+last card, length and heads) and a penalty count per player. Player 0 is the seat the
+rollouts are run for; the others are its opponents, in any fixed order.
+
+The simulator knows only the placing rules. Who plays what is given to it as a card
+sequence per world, turn and player, and a too-low card always takes the cheapest row.
+"""
+
+import numpy as np
+
+from .cards import heads
+
+HEADS = np.array([0] + [heads(card) for card in range(1, 105)], dtype=np.int64)
+_FAR = 1 << 16  # larger than any difference between two cards
+
+
+class Tables:
+    """The rows and penalty piles of `worlds` copies of one table."""
+
+    def __init__(self, rows: list[list[int]], worlds: int, players: int):
+        last = [row[-1] for row in rows]
+        lengths = [len(row) for row in rows]
+        row_heads = [int(HEADS[row].sum()) for row in rows]
+        self.worlds = worlds
+        self.players = players
+        self.last = np.tile(np.array(last, dtype=np.int64), (worlds, 1))
+        self.length = np.tile(np.array(lengths, dtype=np.int64), (worlds, 1))
+        self.heads = np.tile(np.array(row_heads, dtype=np.int64), (worlds, 1))
+        self.penalty = np.zeros((worlds, players), dtype=np.int64)
+        self._row_base = np.arange(worlds, dtype=np.int64) * len(rows)
+        self._player_base = np.arange(worlds, dtype=np.int64) * players
+
+    @classmethod
+    def stacked(cls, tables: list["Tables"]) -> "Tables":
+        """One batch holding the worlds of several batches, in order."""
+        merged = cls.__new__(cls)
+        merged.worlds = sum(t.worlds for t in tables)
+        merged.players = tables[0].players
+        for name in ("last", "length", "heads", "penalty"):
+            setattr(merged, name, np.concatenate([getattr(t, name) for t in tables]))
+        merged._row_base = np.arange(merged.worlds, dtype=np.int64) * merged.last.shape[1]
+        merged._player_base = np.arange(merged.worlds, dtype=np.int64) * merged.players
+        return merged
+
+    def place(self, cards: np.ndarray, owners: np.ndarray) -> None:
+        """Place one card in every world: `cards[w]`, played by player `owners[w]`."""
+        last = self.last
+        gaps = cards[:, None] - last
+        gaps[gaps <= 0] = _FAR
+        row = gaps.argmin(axis=1)
+        too_low = cards < last.min(axis=1)
+        if too_low.any():
+            row = np.where(too_low, self.heads.argmin(axis=1), row)
+        cell = self._row_base + row
+        length = self.length.reshape(-1)
+        row_heads = self.heads.reshape(-1)
+        old_length = length[cell]
+        old_heads = row_heads[cell]
+        takes = too_low | (old_length == 5)
+        self.penalty.reshape(-1)[self._player_base + owners] += old_heads * takes
+        card_heads = HEADS[cards]
+        last.reshape(-1)[cell] = cards
+        length[cell] = np.where(takes, 1, old_length + 1)
+        row_heads[cell] = np.where(takes, card_heads, old_heads + card_heads)
+
+    def play_turn(self, cards: np.ndarray) -> None:
+        """Reveal and resolve one turn: `cards[w, p]` is player p's card in world w."""
+        order = np.argsort(cards, axis=1)
+        ordered = np.take_along_axis(cards, order, axis=1)
+        for k in range(cards.shape[1]):
+            self.place(np.ascontiguousarray(ordered[:, k]), np.ascontiguousarray(order[:, k]))
+
+    def play_turns(self, sequence: np.ndarray) -> None:
+        """Play whole turns: `sequence[w, t, p]` is player p's card on turn t in world w."""
+        for turn in range(sequence.shape[1]):
+            self.play_turn(sequence[:, turn, :])
+
+
+def play_round(rows: list[list[int]], hands: list[list[int]], choices=None) -> list[int]:
+    """Plain reference of one round or remainder: each hand is played in its given order,
+    too-low cards take the cheapest row. Returns the heads each player took. Used to check
+    the batched simulator, and readable as the rules themselves."""
+    rows = [list(row) for row in rows]
+    taken = [0] * len(hands)
+    for turn in range(len(hands[0])):
+        for card, player in sorted((hand[turn], p) for p, hand in enumerate(hands)):
+            below = [i for i, row in enumerate(rows) if row[-1] < card]
+            if below:
+                index = max(below, key=lambda i: rows[i][-1])
+                if len(rows[index]) < 5:
+                    rows[index].append(card)
+                    continue
+            else:
+                index = min(range(len(rows)), key=lambda i: (sum(map(heads, rows[i])), i))
+            taken[player] += sum(map(heads, rows[index]))
+            rows[index] = [card]
+    return taken
