@@ -16,4 +16,3 @@ urlpatterns = [
     path("leagues/", include("leagues.urls")),
     path("admin/", admin.site.urls),
 ]
-

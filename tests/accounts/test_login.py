@@ -29,7 +29,11 @@ def test_it_logs_out_on_post(alice_client):
 def test_password_change_needs_the_old_password(alice_client, alice):
     response = alice_client.post(
         "/accounts/password_change/",
-        {"old_password": "wrong", "new_password1": "n3w-secret-pass!", "new_password2": "n3w-secret-pass!"},
+        {
+            "old_password": "wrong",
+            "new_password1": "n3w-secret-pass!",
+            "new_password2": "n3w-secret-pass!",
+        },
     )
     assert response.status_code == 200
     alice.refresh_from_db()
@@ -37,7 +41,11 @@ def test_password_change_needs_the_old_password(alice_client, alice):
 
     response = alice_client.post(
         "/accounts/password_change/",
-        {"old_password": PASSWORD, "new_password1": "n3w-secret-pass!", "new_password2": "n3w-secret-pass!"},
+        {
+            "old_password": PASSWORD,
+            "new_password1": "n3w-secret-pass!",
+            "new_password2": "n3w-secret-pass!",
+        },
     )
     assert response.status_code == 302
     alice.refresh_from_db()

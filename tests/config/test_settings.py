@@ -10,8 +10,12 @@ def start(**env_overrides):
     env = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "ALLOWED_HOSTS"}}
     env.update(env_overrides)
     return subprocess.run(
-        [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True,
-        text=True, timeout=60,
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 
@@ -35,9 +39,17 @@ def test_a_bad_boolean_fails_naming_the_variable():
 
 def test_production_passes_the_deploy_check():
     env = {k: v for k, v in os.environ.items()}
-    env.update(DEBUG="0", SECRET_KEY="s" * 20 + "-a-long-random-production-secret-k3y!", ALLOWED_HOSTS="club.example.org")
+    env.update(
+        DEBUG="0",
+        SECRET_KEY="s" * 20 + "-a-long-random-production-secret-k3y!",
+        ALLOWED_HOSTS="club.example.org",
+    )
     done = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 0, done.stderr
