@@ -134,6 +134,9 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# Each server process runs a deadline clock (games/clock.py); tests drive it themselves.
+SIXCLUB_CLOCK = env_bool("SIXCLUB_CLOCK", True)
+
 AUTH_USER_MODEL = "accounts.User"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

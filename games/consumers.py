@@ -1,17 +1,164 @@
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+"""WebSocket consumers: authenticate, parse, call a service, send what was rendered.
 
-LOBBY_GROUP = "lobby"
+Every frame sent is HTML that the htmx `ws` extension swaps into the page by element id
+(docs/protocol.md). Each connection renders its own seat's view; what crosses the channel
+layer is only "table N is at version v".
+"""
+
+import logging
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from games import rendering, services
+from games.protocol import ProtocolError, parse_message
+from games.services import LOBBY_GROUP
+
+log = logging.getLogger(__name__)
+
+# Policy-violation close code for a socket that is not allowed in (docs/protocol.md).
+REFUSED = 4401
+NOT_FOUND = 4404
 
 
-class LobbyConsumer(AsyncJsonWebsocketConsumer):
+class _HtmlConsumer(AsyncWebsocketConsumer):
+    async def _language(self):
+        user = self.scope["user"]
+        language = getattr(user, "preferred_language", "") or self._cookie_language()
+        return language or "fr"
+
+    def _cookie_language(self) -> str:
+        from django.conf import settings
+
+        return self.scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME, "")
+
+
+class LobbyConsumer(_HtmlConsumer):
     """Pushes the list of open tables to signed-in players as it changes."""
 
     async def connect(self):
         if not self.scope["user"].is_authenticated:
-            await self.close(code=4401)
+            await self.close(code=REFUSED)
             return
+        self.language = await self._language()
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.accept()
 
     async def disconnect(self, code):
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        await self.send(text_data=await self._notice("read_only", _("The lobby only listens.")))
+
+    async def lobby_changed(self, event):
+        html = await database_sync_to_async(rendering.render_lobby_tables)(
+            self.scope["user"], self.language
+        )
+        await self.send(text_data=html)
+
+    async def _notice(self, code, message):
+        with translation.override(self.language):
+            return render_to_string("games/notice.html", {"code": code, "message": message})
+
+
+class TableConsumer(_HtmlConsumer):
+    """One per open table page: the player's (or spectator's) live view of one table."""
+
+    async def connect(self):
+        user = self.scope["user"]
+        if not user.is_authenticated:
+            await self.close(code=REFUSED)
+            return
+        self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
+        access = await database_sync_to_async(rendering.table_access)(self.table_id, user)
+        if access is None:
+            await self.close(code=NOT_FOUND)
+            return
+        self.language = await self._language()
+        self.sent_version = -1
+        self.group = f"table.{self.table_id}"
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        if access.seated:
+            # Coming back to the table ends an absence (RULES §1.8: fallback only while away).
+            await database_sync_to_async(services.seat_return)(table_id=self.table_id, user=user)
+        await self._push(force=True)
+
+    async def disconnect(self, code):
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        try:
+            message = parse_message(text_data, bytes_data)
+        except ProtocolError as error:
+            log.info(
+                "table %s: refused message from %s: %s",
+                self.table_id,
+                self.scope["user"].pk,
+                error.code,
+            )
+            await self._send_error(error.code, error.message, None)
+            return
+        if message.type == "sync":
+            await self._push(force=True)
+            return
+        try:
+            accepted = await database_sync_to_async(services.game_decide)(
+                table_id=self.table_id,
+                user=self.scope["user"],
+                decision=message.decision,
+                client_id=message.id,
+                seen_version=message.version,
+            )
+        except services.ServiceError as error:
+            log.info(
+                "table %s: refused decision from %s: %s",
+                self.table_id,
+                self.scope["user"].pk,
+                error.code,
+            )
+            await self._send_error(error.code, error.message, message.id)
+            return
+        await self.send(text_data=await self._render_ack(message.id, accepted.version))
+        await self._push()
+
+    async def table_changed(self, event):
+        version = event.get("version")
+        if version is not None and version <= self.sent_version:
+            return
+        await self._push()
+
+    async def _push(self, force=False):
+        frame = await database_sync_to_async(rendering.render_live)(
+            self.table_id, self.scope["user"], self.language, self._csrf_token()
+        )
+        if frame is None:
+            return
+        html, version = frame
+        if not force and version is not None and version <= self.sent_version:
+            return
+        if version is not None:
+            self.sent_version = version
+        await self.send(text_data=html)
+
+    def _csrf_token(self) -> str:
+        from django.conf import settings
+
+        return self.scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, "")
+
+    async def _send_error(self, code, message, request_id):
+        with translation.override(self.language):
+            html = render_to_string(
+                "games/notice.html",
+                {"code": code, "message": message, "request_id": request_id or ""},
+            )
+        await self.send(text_data=html)
+
+    async def _render_ack(self, request_id, version):
+        return render_to_string(
+            "games/ack.html", {"request_id": request_id or "", "version": version}
+        )

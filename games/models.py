@@ -1,0 +1,195 @@
+"""What a live game persists.
+
+The decision log is the truth (it is the game record of RULES §4); `Game.state` is a
+snapshot of the engine state at `Game.version`, a cache that makes the next decision cheap.
+`TakenCard` and `RoundScore` are derived rows written in the same transaction as the
+decision that produced them, so the picked-up piles and the score sheet can be queried.
+"""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+BOT_CHOICES = [
+    ("random", _("Random bot")),
+    ("heuristic", _("Heuristic bot")),
+    ("expert", _("Expert bot")),
+]
+TIME_LIMIT_CHOICES = [
+    (0, _("No limit")),
+    (15, _("15 seconds")),
+    (30, _("30 seconds")),
+    (60, _("1 minute")),
+    (120, _("2 minutes")),
+]
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("Waiting for players")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+
+    kind = models.CharField(_("game"), max_length=16, default="nimmt")
+    name = models.CharField(_("name"), max_length=60, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_tables"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    seats_count = models.PositiveSmallIntegerField(_("players"))
+    options = models.JSONField(_("options"), default=dict)
+    time_limit = models.PositiveSmallIntegerField(
+        _("time per decision"), choices=TIME_LIMIT_CHOICES, default=0
+    )
+    is_public = models.BooleanField(_("public"), default=True)
+    show_played = models.BooleanField(_("played-cards panel"), default=False)
+    invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        indexes = [models.Index(fields=["status", "is_public"])]
+
+    def __str__(self):
+        return self.name or _("Table %(id)s") % {"id": self.pk}
+
+    def get_absolute_url(self):
+        return reverse("table", args=[self.pk])
+
+    @property
+    def group_name(self) -> str:
+        return f"table.{self.pk}"
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="seats",
+    )
+    bot = models.CharField(max_length=16, choices=BOT_CHOICES, blank=True)
+    # A player who left is played by the RULES §1.8 fallback until they come back.
+    away = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="one_seat_per_position"),
+            models.UniqueConstraint(fields=["table", "user"], name="one_seat_per_player"),
+            models.CheckConstraint(
+                condition=(models.Q(user__isnull=True) | models.Q(bot="")),
+                name="seat_is_player_or_bot",
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def name(self) -> str:
+        if self.user_id:
+            return self.user.shown_name
+        return str(dict(BOT_CHOICES).get(self.bot, self.bot))
+
+
+class Game(models.Model):
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="game")
+    seed = models.BigIntegerField()
+    # The engine snapshot after `version` accepted decisions (games.engine dump()).
+    state = models.JSONField()
+    version = models.PositiveIntegerField(default=0)
+    # The version at which the current decision point (turn, row choice, pick) opened: a
+    # decision made on a screen older than that is refused as stale.
+    point_version = models.PositiveIntegerField(default=0)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # Time is data: the clock claims expired deadlines (RULES §1.8), whatever restarted.
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    result = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+
+    def __str__(self):
+        return _("Game of %(table)s") % {"table": self.table}
+
+
+class Decision(models.Model):
+    class Source(models.TextChoices):
+        PLAYER = "player", _("player")
+        BOT = "bot", _("bot")
+        TIMEOUT = "timeout", _("time ran out")
+        AWAY = "away", _("player away")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="decisions")
+    # The game version this decision produced: 1 for the first one.
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    payload = models.JSONField()
+    source = models.CharField(max_length=8, choices=Source.choices)
+    # The client's own id for the message, so that a resent decision is applied once.
+    client_id = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="one_decision_per_version"),
+            models.UniqueConstraint(
+                fields=["game", "seat", "client_id"],
+                condition=~models.Q(client_id=""),
+                name="client_decision_once",
+            ),
+        ]
+
+    def __str__(self):
+        return f"#{self.seq} seat {self.seat}: {self.payload}"
+
+
+class TakenCard(models.Model):
+    """A card in a penalty pile: who took it, in which round and turn (the picked-up piles)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="taken_cards")
+    round = models.PositiveSmallIntegerField()
+    turn = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    card = models.PositiveSmallIntegerField()
+    heads = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["round", "turn", "seat", "card"]
+        indexes = [models.Index(fields=["game", "seat"])]
+
+    def __str__(self):
+        return f"{self.card} ({self.heads})"
+
+
+class RoundScore(models.Model):
+    """One line of the score sheet: the heads a seat took in a round."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="round_scores")
+    round = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    heads = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["round", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "round", "seat"], name="one_score_per_round")
+        ]
+
+    def __str__(self):
+        return f"round {self.round}, seat {self.seat}: {self.heads}"

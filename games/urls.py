@@ -4,4 +4,15 @@ from games import views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
+    path("<int:table_id>/", views.table, name="table"),
+    path("<int:table_id>/join/", views.join, name="table_join"),
+    path("<int:table_id>/leave/", views.leave, name="table_leave"),
+    path("<int:table_id>/back/", views.back, name="table_back"),
+    path("<int:table_id>/bots/", views.add_bot, name="table_add_bot"),
+    path(
+        "<int:table_id>/seats/<int:position>/remove/", views.remove_seat, name="table_remove_seat"
+    ),
+    path("<int:table_id>/start/", views.start, name="table_start"),
+    path("<int:table_id>/record.json", views.record, name="table_record"),
+    path("<int:table_id>/replay/", views.replay, name="table_replay"),
 ]

@@ -1,5 +1,159 @@
-from django.shortcuts import render
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.views.decorators.http import require_POST
+
+from games import rendering, replays, services
+from games.forms import BotForm, TableForm
+from games.models import Game
 
 
+def _access_or_404(request, table_id):
+    invite = request.GET.get("invite") or request.POST.get("invite") or ""
+    access = rendering.table_access(table_id, request.user, invite)
+    if access is None:
+        raise Http404
+    return access
+
+
+@login_required
 def lobby(request):
-    return render(request, "games/lobby.html")
+    form = TableForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            table = services.table_create(
+                user=request.user,
+                seats_count=form.cleaned_data["seats_count"],
+                options=form.options(),
+                time_limit=form.cleaned_data["time_limit"],
+                is_public=form.cleaned_data["is_public"],
+                show_played=form.cleaned_data["show_played"],
+                name=form.cleaned_data["name"],
+            )
+        except services.ServiceError as error:
+            form.add_error(None, error.message)
+        else:
+            return redirect(table)
+    context = {"form": form, **rendering.lobby_tables(request.user)}
+    return render(request, "games/lobby.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+def table(request, table_id):
+    access = _access_or_404(request, table_id)
+    table = access.table
+    game = Game.objects.filter(table=table).first()
+    context = rendering.live_context(table, game, request.user)
+    context.update(
+        {
+            "invite": request.GET.get("invite", ""),
+            "bot_form": BotForm(),
+            "invite_url": request.build_absolute_uri(
+                f"{table.get_absolute_url()}?invite={table.invite_code}"
+            ),
+        }
+    )
+    return render(request, f"games/{table.kind}/table.html", context)
+
+
+def _act(request, table_id, action):
+    """Run a seat/table service from a form; htmx gets the notice, others a redirect."""
+    try:
+        action()
+    except services.ServiceError as error:
+        if request.htmx:
+            html = render_to_string(
+                "games/notice.html", {"code": error.code, "message": error.message}
+            )
+            return HttpResponse(html, status=200)
+        messages.error(request, error.message)
+    if request.htmx:
+        return HttpResponse(render_to_string("games/notice.html", {}))
+    return redirect("table", table_id=table_id)
+
+
+@login_required
+@require_POST
+def join(request, table_id):
+    invite = request.POST.get("invite", "")
+    return _act(
+        request,
+        table_id,
+        lambda: services.seat_join(table_id=table_id, user=request.user, invite_code=invite),
+    )
+
+
+@login_required
+@require_POST
+def leave(request, table_id):
+    return _act(
+        request, table_id, lambda: services.seat_remove(table_id=table_id, user=request.user)
+    )
+
+
+@login_required
+@require_POST
+def remove_seat(request, table_id, position):
+    return _act(
+        request,
+        table_id,
+        lambda: services.seat_remove(table_id=table_id, user=request.user, position=position),
+    )
+
+
+@login_required
+@require_POST
+def add_bot(request, table_id):
+    bot = request.POST.get("bot", "")
+    return _act(
+        request,
+        table_id,
+        lambda: services.seat_add_bot(table_id=table_id, user=request.user, bot=bot),
+    )
+
+
+@login_required
+@require_POST
+def start(request, table_id):
+    return _act(
+        request, table_id, lambda: services.table_start(table_id=table_id, user=request.user)
+    )
+
+
+@login_required
+@require_POST
+def back(request, table_id):
+    return _act(
+        request, table_id, lambda: services.seat_return(table_id=table_id, user=request.user)
+    )
+
+
+def _finished_game(request, table_id) -> Game:
+    access = _access_or_404(request, table_id)
+    game = Game.objects.filter(table=access.table, finished_at__isnull=False).first()
+    if game is None:
+        raise Http404
+    return game
+
+
+@login_required
+def record(request, table_id):
+    """The game record of RULES §4: only once the game is over (it holds every hand)."""
+    game = _finished_game(request, table_id)
+    data = replays.game_record(game)
+    response = JsonResponse(data, json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="sixclub-{table_id}.json"'
+    return response
+
+
+@login_required
+def replay(request, table_id):
+    game = _finished_game(request, table_id)
+    try:
+        step = int(request.GET.get("step", "0"))
+    except ValueError:
+        step = 0
+    context = replays.replay_context(game, step)
+    return render(request, f"games/{game.table.kind}/replay.html", context)

@@ -27,3 +27,9 @@ def bob(make_player):
 def alice_client(client, alice):
     client.force_login(alice)
     return client
+
+
+@pytest.fixture(autouse=True)
+def _no_background_clock(settings):
+    # Tests move time on themselves (games.clock.tick); a clock task would race them.
+    settings.SIXCLUB_CLOCK = False

@@ -1,0 +1,205 @@
+"""Reads and renders: what a player (or spectator) is shown of tables and games.
+
+Only `engine.view(state, seat)` reaches a template: another seat's hand or unrevealed
+choice is never in a context, so it cannot leak into HTML.
+"""
+
+from dataclasses import dataclass
+
+from django.db.models import Prefetch, Q
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from games import engine
+from games.models import Game, Seat, Table
+
+
+@dataclass(frozen=True)
+class Access:
+    table: Table
+    seat: Seat | None
+
+    @property
+    def seated(self) -> bool:
+        return self.seat is not None and self.seat.user_id is not None
+
+
+def table_access(table_id: int, user, invite_code: str = "") -> Access | None:
+    """Who may look at a table: its players, and anyone signed in when it is public.
+
+    A private table is shown to its players and to holders of its invite link only.
+    """
+    table = Table.objects.filter(pk=table_id).select_related("created_by").first()
+    if table is None:
+        return None
+    seat = None
+    if user.is_authenticated:
+        seat = table.seats.filter(user=user).first()
+    if seat is None and not table.is_public and invite_code != table.invite_code:
+        return None
+    return Access(table=table, seat=seat)
+
+
+def _seat_names(table: Table) -> list[Seat]:
+    return list(table.seats.select_related("user").order_by("position"))
+
+
+def card_faces(game_engine, cards):
+    return [{"number": card, "heads": game_engine.heads(card)} for card in cards]
+
+
+def live_context(table: Table, game: Game | None, user) -> dict:
+    """Everything the live part of a table page shows to `user`."""
+    seats = _seat_names(table)
+    mine = next((seat for seat in seats if user.is_authenticated and seat.user_id == user.pk), None)
+    context = {
+        "table": table,
+        "seats": seats,
+        "my_seat": mine,
+        "is_creator": user.is_authenticated and table.created_by_id == user.pk,
+        "free_seats": table.seats_count - len(seats),
+        "game": game,
+        "v": None,
+    }
+    if game is None:
+        return context
+    game_engine = engine.get(table.kind)
+    state = game_engine.load(game.state)
+    v = game_engine.view(state, mine.position if mine else None)
+    players = []
+    for seat in seats:
+        position = seat.position
+        players.append(
+            {
+                "seat": seat,
+                "selected": v["selected"][position],
+                "to_act": position in v["to_act"],
+                "pile": v["piles"][position],
+                "total": v["totals"][position],
+                "revealed": v["revealed"][position] if v["revealed"] else None,
+            }
+        )
+    rows = []
+    for index, row in enumerate(v["rows"]):
+        rows.append({"index": index, "cards": card_faces(game_engine, row)})
+    last = v.get("last_turn")
+    context.update(
+        {
+            "v": v,
+            "players": players,
+            "rows": rows,
+            "hand": card_faces(game_engine, v["hand"] or []),
+            "my_turn_to_choose": mine is not None and v["chooser"] == mine.position,
+            "chooser_name": seats[v["chooser"]].name if v["chooser"] is not None else "",
+            "can_select": mine is not None and v["phase"] == "select",
+            "last_turn": _last_turn(game_engine, last, seats) if last else None,
+            "revealed": _revealed(game_engine, v, seats),
+            "draft": _draft(game_engine, v, seats, mine),
+            "score_sheet": _score_sheet(v, seats),
+            "ranking": _ranking(v, seats) if v["result"] else None,
+            "played": card_faces(game_engine, v["seen"]) if table.show_played else None,
+        }
+    )
+    return context
+
+
+def _last_turn(game_engine, last, seats):
+    plays = [
+        {
+            "name": seats[seat].name,
+            "card": {"number": card, "heads": game_engine.heads(card)},
+            "row": last["choices"].get(str(seat)),
+        }
+        for seat, card in enumerate(last["cards"])
+    ]
+    return sorted(plays, key=lambda play: play["card"]["number"])
+
+
+def _revealed(game_engine, v, seats):
+    if not v["revealed"]:
+        return None
+    plays = [
+        {
+            "name": seats[seat].name,
+            "card": {"number": card, "heads": game_engine.heads(card)},
+            "placed": card not in v["resolving"],
+        }
+        for seat, card in enumerate(v["revealed"])
+    ]
+    return sorted(plays, key=lambda play: play["card"]["number"])
+
+
+def _draft(game_engine, v, seats, mine):
+    draft = v.get("draft")
+    if not draft or v["phase"] != "draft":
+        return None
+    return {
+        "pool": card_faces(game_engine, draft["pool"]),
+        "picks": [{"name": seats[seat].name, "card": card} for seat, card in draft["picks"]],
+        "picker": seats[draft["to_pick"]].name,
+        "my_pick": mine is not None and draft["to_pick"] == mine.position,
+    }
+
+
+def _score_sheet(v, seats):
+    return [{"round": number, "heads": heads} for number, heads in enumerate(v["round_scores"], 1)]
+
+
+def _ranking(v, seats):
+    totals = v["result"]["totals"]
+    order = sorted(range(len(totals)), key=lambda seat: totals[seat])
+    ranking = []
+    for seat in order:
+        # RULES 1.6: equal totals share the rank.
+        rank = 1 + sum(1 for other in totals if other < totals[seat])
+        ranking.append(
+            {
+                "rank": rank,
+                "name": seats[seat].name,
+                "total": totals[seat],
+                "winner": seat in v["result"]["winners"],
+            }
+        )
+    return ranking
+
+
+def render_live(table_id: int, user, language: str, csrf_token: str = ""):
+    """The live frame for one connection: (html, version), or None if the table is gone."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return None
+    game = Game.objects.filter(table=table).first()
+    context = live_context(table, game, user)
+    # Forms in a pushed frame post with the page's CSRF cookie, like those of the page.
+    context["csrf_token"] = csrf_token
+    with translation.override(language):
+        html = render_to_string(f"games/{table.kind}/table.html#live", context)
+    return html, (game.version if game else None)
+
+
+def lobby_tables(user) -> dict:
+    open_tables = (
+        Table.objects.filter(status=Table.Status.OPEN, is_public=True)
+        .select_related("created_by")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .order_by("-created_at")[:50]
+    )
+    mine = []
+    if user.is_authenticated:
+        mine = (
+            Table.objects.filter(seats__user=user)
+            .filter(Q(status=Table.Status.OPEN) | Q(status=Table.Status.PLAYING))
+            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+            .order_by("-created_at")[:20]
+        )
+    playing = (
+        Table.objects.filter(status=Table.Status.PLAYING, is_public=True)
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .order_by("-created_at")[:20]
+    )
+    return {"open_tables": open_tables, "my_tables": mine, "playing_tables": playing}
+
+
+def render_lobby_tables(user, language: str) -> str:
+    with translation.override(language):
+        return render_to_string("games/lobby.html#tables", lobby_tables(user))

@@ -1,0 +1,442 @@
+"""The one door through which a table or a game changes.
+
+Every write here runs in one transaction: lock the row, check, apply, persist, and only
+then (on commit) announce "table N is at version v" on the channel layer. Announcements
+carry no secret; each connection renders its own seat's view from the database.
+"""
+
+import logging
+import random
+from dataclasses import dataclass
+from datetime import timedelta
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import engine
+from games.bots import get_bot
+from games.models import Decision, Game, RoundScore, Seat, Table, TakenCard
+
+log = logging.getLogger(__name__)
+
+LOBBY_GROUP = "lobby"
+# Decisions made for a seat without asking its player: bots, absent players, time-outs.
+AUTOMATIC_SOURCES = (Decision.Source.BOT, Decision.Source.AWAY, Decision.Source.TIMEOUT)
+
+
+class ServiceError(Exception):
+    """A request the service refuses; `code` is for programs, the message for people."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Accepted:
+    version: int
+    duplicate: bool = False
+
+
+# --- announcements -----------------------------------------------------------------------
+
+
+def _announce(group: str, message: dict) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:
+        # The change is committed; a lost announcement only delays screens until the
+        # next one or a reconnect, which always renders from the database.
+        log.exception("could not announce %s to %s", message.get("type"), group)
+
+
+def _announce_on_commit(table: Table, version: int | None = None, lobby: bool = False) -> None:
+    table_id = table.pk
+
+    def send():
+        _announce(f"table.{table_id}", {"type": "table.changed", "version": version})
+        if lobby:
+            _announce(LOBBY_GROUP, {"type": "lobby.changed"})
+
+    transaction.on_commit(send)
+
+
+# --- tables and seats ----------------------------------------------------------------------
+
+
+def table_create(
+    *,
+    user,
+    kind: str = "nimmt",
+    seats_count: int,
+    options: dict,
+    time_limit: int = 0,
+    is_public: bool = True,
+    show_played: bool = False,
+    name: str = "",
+) -> Table:
+    game_engine = engine.get(kind)
+    try:
+        options = game_engine.normalize_options(options, seats_count)
+    except engine.OptionsError as error:
+        raise ServiceError("bad_options", str(error)) from None
+    with transaction.atomic():
+        table = Table.objects.create(
+            kind=kind,
+            name=name,
+            created_by=user,
+            seats_count=seats_count,
+            options=options,
+            time_limit=time_limit,
+            is_public=is_public,
+            show_played=show_played,
+        )
+        Seat.objects.create(table=table, position=0, user=user)
+        _announce_on_commit(table, lobby=True)
+    return table
+
+
+def _locked_table(table_id: int) -> Table:
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise ServiceError("no_table", _("This table does not exist.")) from None
+
+
+def _free_position(table: Table) -> int:
+    taken = set(table.seats.values_list("position", flat=True))
+    for position in range(table.seats_count):
+        if position not in taken:
+            return position
+    raise ServiceError("table_full", _("This table is full."))
+
+
+def _require_open(table: Table) -> None:
+    if table.status != Table.Status.OPEN:
+        raise ServiceError("not_open", _("This table has already started."))
+
+
+def seat_join(*, table_id: int, user, invite_code: str = "") -> Seat:
+    with transaction.atomic():
+        # The table row lock serialises joins: two players cannot take the last seat.
+        table = _locked_table(table_id)
+        existing = table.seats.filter(user=user).first()
+        if existing:
+            return existing
+        _require_open(table)
+        if not table.is_public and invite_code != table.invite_code:
+            raise ServiceError("private", _("This table is private: you need its invite link."))
+        seat = Seat.objects.create(table=table, position=_free_position(table), user=user)
+        _announce_on_commit(table, lobby=True)
+    return seat
+
+
+def seat_add_bot(*, table_id: int, user, bot: str) -> Seat:
+    from games.bots import BOTS
+
+    if bot not in BOTS:
+        raise ServiceError("bad_bot", _("Unknown bot."))
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if table.created_by_id != user.pk:
+            raise ServiceError("not_creator", _("Only the table's creator can add bots."))
+        _require_open(table)
+        seat = Seat.objects.create(table=table, position=_free_position(table), bot=bot)
+        _announce_on_commit(table, lobby=True)
+    return seat
+
+
+def seat_remove(*, table_id: int, user, position: int | None = None) -> None:
+    """Before the game: free your own seat, or (creator) a bot's or anyone's seat.
+
+    During the game your seat stays yours and the fallback plays for you (RULES §1.8)
+    until you come back.
+    """
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        own = table.seats.filter(user=user).first()
+        if table.status == Table.Status.PLAYING:
+            if own is None:
+                raise ServiceError("not_seated", _("You have no seat at this table."))
+            _set_away(table, own, away=True)
+            return
+        _require_open(table)
+        if position is None or (own and own.position == position):
+            seat = own
+        elif table.created_by_id == user.pk:
+            seat = table.seats.filter(position=position).first()
+        else:
+            raise ServiceError("not_creator", _("Only the table's creator can free that seat."))
+        if seat is None:
+            raise ServiceError("not_seated", _("You have no seat at this table."))
+        seat.delete()
+        _announce_on_commit(table, lobby=True)
+
+
+def seat_return(*, table_id: int, user) -> None:
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        seat = table.seats.filter(user=user, away=True).first()
+        if seat is None or table.status != Table.Status.PLAYING:
+            return
+        _set_away(table, seat, away=False)
+
+
+def _set_away(table: Table, seat: Seat, *, away: bool) -> None:
+    seat.away = away
+    seat.save(update_fields=["away"])
+    if away:
+        # The fallback plays for the absent player right away if it is their move.
+        game = Game.objects.select_for_update().get(table=table)
+        _advance(game, table, {s.position: s for s in table.seats.all()}, timezone.now())
+        game.save()
+        _announce_on_commit(table, game.version)
+    else:
+        _announce_on_commit(table)
+
+
+def table_start(*, table_id: int, user) -> Game:
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if table.created_by_id != user.pk:
+            raise ServiceError("not_creator", _("Only the table's creator can start the game."))
+        # Checked under the lock: a second "start" finds the table playing and is refused.
+        _require_open(table)
+        seats = list(table.seats.select_related("user").order_by("position"))
+        if len(seats) < 2:
+            raise ServiceError("too_few", _("At least two seats must be taken to start."))
+        if not any(seat.user_id for seat in seats):
+            raise ServiceError("no_player", _("At least one player must sit at the table."))
+        # Seats are packed 0..n-1 in the order they were taken: the engine's seat numbers.
+        for index, seat in enumerate(seats):
+            if seat.position != index:
+                seat.position = 100 + index
+                seat.save(update_fields=["position"])
+        for index, seat in enumerate(seats):
+            if seat.position != index:
+                seat.position = index
+                seat.save(update_fields=["position"])
+        game_engine = engine.get(table.kind)
+        options = game_engine.normalize_options(table.options, len(seats))
+        seed = random.SystemRandom().randrange(1, 2**62)
+        state = game_engine.new_game(players=len(seats), options=options, seed=seed)
+        table.status = Table.Status.PLAYING
+        table.options = options
+        table.save(update_fields=["status", "options"])
+        game = Game(table=table, seed=seed, state=game_engine.dump(state), version=state.version)
+        game.save()
+        _advance(game, table, {seat.position: seat for seat in seats}, timezone.now())
+        game.save()
+        _announce_on_commit(table, game.version, lobby=True)
+    return game
+
+
+# --- decisions ---------------------------------------------------------------------------
+
+
+def game_decide(
+    *,
+    table_id: int,
+    user,
+    decision: dict,
+    client_id: str = "",
+    seen_version: int | None = None,
+) -> Accepted:
+    """Apply a player's decision. Acknowledge only what this returns: it is committed.
+
+    `client_id` makes a resent decision harmless (it is applied once); `seen_version`, the
+    version the player's screen showed, refuses a decision made on a screen from an
+    earlier turn.
+    """
+    with transaction.atomic():
+        # The game row lock orders every decision of this table, from every process.
+        try:
+            game = Game.objects.select_for_update().select_related("table").get(table_id=table_id)
+        except Game.DoesNotExist:
+            raise ServiceError("not_playing", _("This table is not playing.")) from None
+        table = game.table
+        seats = {seat.position: seat for seat in table.seats.select_related("user")}
+        mine = next((s for s in seats.values() if s.user_id == user.pk), None)
+        if mine is None:
+            raise ServiceError("not_seated", _("You have no seat at this table."))
+        if client_id and game.decisions.filter(seat=mine.position, client_id=client_id).exists():
+            return Accepted(version=game.version, duplicate=True)
+        game_engine = engine.get(table.kind)
+        state = game_engine.load(game.state)
+        if seen_version is not None and seen_version < game.point_version:
+            raise ServiceError("stale", _("The game has moved on: look again before you play."))
+        now = timezone.now()
+        if mine.away:
+            mine.away = False
+            mine.save(update_fields=["away"])
+        point_before = _decision_point(game_engine, state)
+        try:
+            state = _apply(
+                game,
+                game_engine,
+                state,
+                mine.position,
+                decision,
+                Decision.Source.PLAYER,
+                client_id=client_id,
+            )
+        except engine.IllegalDecision as error:
+            raise ServiceError("illegal", str(error)) from None
+        _advance(game, table, seats, now, state=state, point_before=point_before)
+        game.save()
+        _announce_on_commit(table, game.version, lobby=table.status == Table.Status.FINISHED)
+        return Accepted(version=game.version)
+
+
+def _apply(game, game_engine, state, seat, decision, source, client_id=""):
+    before = game_engine.view(state, None)
+    state, events = game_engine.apply(state, seat, decision)
+    game.version += 1
+    Decision.objects.create(
+        game=game,
+        seq=game.version,
+        seat=seat,
+        payload=decision,
+        source=source,
+        client_id=client_id,
+    )
+    _derive_rows(game, game_engine, before, events)
+    return state
+
+
+def _derive_rows(game, game_engine, before: dict, events: list[dict]) -> None:
+    """Picked-up piles and the score sheet, written with the decision that made them."""
+    taken = []
+    for event in events:
+        if event["type"] == "took":
+            taken.extend(
+                TakenCard(
+                    game=game,
+                    round=before["round"],
+                    turn=before["turn"],
+                    seat=event["seat"],
+                    card=card,
+                    heads=game_engine.heads(card),
+                )
+                for card in event["cards"]
+            )
+        elif event["type"] == "round_over":
+            RoundScore.objects.bulk_create(
+                RoundScore(game=game, round=event["round"], seat=seat, heads=heads)
+                for seat, heads in enumerate(event["heads"])
+            )
+    if taken:
+        TakenCard.objects.bulk_create(taken)
+
+
+def _advance(game: Game, table: Table, seats: dict, now, state=None, point_before=None) -> None:
+    """Let bots and absent players decide, then set the next deadline. Holds the game lock.
+
+    Bots and fallbacks decide as soon as it is their move, in the same transaction as the
+    decision that made it their move, so nothing waits for them and a crash loses nothing.
+    """
+    game_engine = engine.get(table.kind)
+    if state is None:
+        state = game_engine.load(game.state)
+    if point_before is None:
+        point_before = _decision_point(game_engine, state)
+    while not game_engine.is_over(state):
+        automatic = [seat for seat in game_engine.to_act(state) if _is_automatic(seats[seat])]
+        if not automatic:
+            break
+        seat = automatic[0]
+        if seats[seat].bot:
+            bot = get_bot(seats[seat].bot, seed=game.seed + 1009 * seat + game.version)
+            decision = bot.decide(game_engine.view(state, seat))
+            source = Decision.Source.BOT
+        else:
+            decision = game_engine.fallback(state, seat)
+            source = Decision.Source.AWAY
+        state = _apply(game, game_engine, state, seat, decision, source)
+    _settle(game, table, game_engine, state, now, point_before)
+
+
+def _is_automatic(seat: Seat) -> bool:
+    return bool(seat.bot) or seat.away
+
+
+def _decision_point(game_engine, state) -> tuple:
+    view = game_engine.view(state, None)
+    draft = view.get("draft") or {}
+    return (
+        view["phase"],
+        view["round"],
+        view["turn"],
+        view.get("chooser"),
+        len(draft.get("picks", ())),
+    )
+
+
+def _settle(game: Game, table: Table, game_engine, state, now, point_before) -> None:
+    """Store the snapshot; open a new deadline when a new decision point opened."""
+    moved = _decision_point(game_engine, state) != point_before
+    game.state = game_engine.dump(state)
+    if moved:
+        game.point_version = game.version
+    if game_engine.is_over(state):
+        game.deadline = None
+        game.finished_at = now
+        game.result = game_engine.result(state)
+        table.status = Table.Status.FINISHED
+        table.save(update_fields=["status"])
+    elif table.time_limit and (moved or game.deadline is None):
+        game.deadline = now + timedelta(seconds=table.time_limit)
+    elif not table.time_limit:
+        game.deadline = None
+
+
+def game_timeout(*, game_id: int, now=None) -> bool:
+    """Apply RULES §1.8 fallbacks for a deadline that passed. Called by the clock.
+
+    Exactly once, however many processes run a clock: the game row is claimed with
+    SKIP LOCKED (a game being decided on is simply looked at again next tick), and the
+    deadline is checked again under the lock, since a decision may have moved it.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = (
+            Game.objects.select_for_update(skip_locked=True)
+            .select_related("table")
+            .filter(pk=game_id, deadline__lte=now)
+            .first()
+        )
+        if game is None:
+            return False
+        table = game.table
+        seats = {seat.position: seat for seat in table.seats.all()}
+        game_engine = engine.get(table.kind)
+        state = game_engine.load(game.state)
+        point_before = _decision_point(game_engine, state)
+        for seat in game_engine.to_act(state):
+            state = _apply(
+                game,
+                game_engine,
+                state,
+                seat,
+                game_engine.fallback(state, seat),
+                Decision.Source.TIMEOUT,
+            )
+            if _decision_point(game_engine, state) != point_before:
+                break
+        _advance(game, table, seats, now, state=state, point_before=point_before)
+        game.save()
+        _announce_on_commit(table, game.version, lobby=table.status == Table.Status.FINISHED)
+    return True
+
+
+def games_due(now=None) -> list[int]:
+    return list(
+        Game.objects.filter(deadline__lte=now or timezone.now()).values_list("pk", flat=True)[:100]
+    )
