@@ -1,0 +1,134 @@
+"""The fast core: the placing rules (RULES §1.4) on plain mutable lists, for rollouts.
+
+The public engine (`rules.py`) keeps its state immutable and checks every decision; a
+bot that simulates thousands of rounds needs neither. This module is that bare minimum,
+and the public engine places its cards with the same `target_row`, so there is one
+encoding of §1.4.
+
+Shapes: `rows` is a list of 4 lists of cards (each ascending, last card last);
+`penalties` a list of heads per seat; `plays` a list of `(card, seat)` pairs.
+
+    rows = [[12], [37], [43], [58]]
+    penalties = [0, 0, 0]
+    resolve_turn(rows, [(44, 0), (3, 1), (80, 2)], penalties)   # too-low 3 takes cheapest
+
+Nothing here validates: give it legal input.
+"""
+
+from .cards import HAND_SIZE, HEADS, ROW_COUNT, ROW_LIMIT, deck
+
+
+def target_row(rows, card):
+    """Index of the row `card` goes to, or -1 when it is too low for every row (§1.4).
+
+    The row is the one whose last card is the highest card still lower than `card`.
+    """
+    if len(rows) != ROW_COUNT:
+        return _target_row_any(rows, card)
+    # Unrolled for the four rows of RULES 1.2: this runs for every card of every rollout.
+    row0, row1, row2, row3 = rows
+    best = -1
+    best_last = 0
+    last = row0[-1]
+    if last < card:
+        best = 0
+        best_last = last
+    last = row1[-1]
+    if best_last < last < card:
+        best = 1
+        best_last = last
+    last = row2[-1]
+    if best_last < last < card:
+        best = 2
+        best_last = last
+    last = row3[-1]
+    if best_last < last < card:
+        best = 3
+    return best
+
+
+def _target_row_any(rows, card):
+    best = -1
+    best_last = 0
+    for index, row in enumerate(rows):
+        last = row[-1]
+        if best_last < last < card:
+            best = index
+            best_last = last
+    return best
+
+
+def row_heads(row):
+    """Heads a player would take with this row."""
+    total = 0
+    for card in row:
+        total += HEADS[card]
+    return total
+
+
+def cheapest_row(rows):
+    """The row with the fewest heads, lowest index on a tie: RULES §1.8's fallback choice."""
+    best = 0
+    best_heads = row_heads(rows[0])
+    for index in range(1, len(rows)):
+        heads = row_heads(rows[index])
+        if heads < best_heads:
+            best = index
+            best_heads = heads
+    return best
+
+
+def resolve_turn(rows, plays, penalties, choose_row=None):
+    """Place one turn's revealed cards, lowest first (RULES §1.3), mutating in place.
+
+    `choose_row(rows, card, seat)` answers for a too-low card, with the rows as they stand
+    at that moment (§1.4); without it every player takes the cheapest row (§1.8).
+    """
+    for card, seat in sorted(plays):
+        index = target_row(rows, card)
+        if index < 0:
+            index = cheapest_row(rows) if choose_row is None else choose_row(rows, card, seat)
+            penalties[seat] += row_heads(rows[index])
+            rows[index] = [card]
+            continue
+        row = rows[index]
+        if len(row) == ROW_LIMIT:  # 6 qui prend: the five go to the penalty pile
+            penalties[seat] += row_heads(row)
+            rows[index] = [card]
+        else:
+            row.append(card)
+
+
+def deal(rng, players, card_limit=False):
+    """A random deal (RULES §1.2): `(rows, hands)` as lists, hands sorted."""
+    dealt = rng.sample(deck(players, card_limit), HAND_SIZE * players + ROW_COUNT)
+    hands = [sorted(dealt[i : i + HAND_SIZE]) for i in range(0, HAND_SIZE * players, HAND_SIZE)]
+    rows = [[card] for card in dealt[HAND_SIZE * players :]]
+    return rows, hands
+
+
+def play_out(rows, hands, penalties, pick=None, choose_row=None):
+    """Play every card left in `hands` (lists, all the same length), mutating everything.
+
+    `pick(seat, hand)` returns the index in `hand` of the card that seat plays; without
+    it each seat plays the last card of its hand (shuffle the hands for random play).
+    Returns `penalties`.
+    """
+    seats = range(len(hands))
+    while hands[0]:
+        if pick is None:
+            plays = [(hand.pop(), seat) for seat, hand in zip(seats, hands, strict=True)]
+        else:
+            plays = [
+                (hand.pop(pick(seat, hand)), seat) for seat, hand in zip(seats, hands, strict=True)
+            ]
+        resolve_turn(rows, plays, penalties, choose_row)
+    return penalties
+
+
+def random_round(rng, players, card_limit=False):
+    """Deal and play one whole round at random; returns the heads each seat took."""
+    rows, hands = deal(rng, players, card_limit)
+    for hand in hands:
+        rng.shuffle(hand)
+    return play_out(rows, hands, [0] * players)
