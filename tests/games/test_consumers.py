@@ -1,0 +1,169 @@
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from games import clock, engine, services
+from games.models import Decision, Game, Table
+from tests.games import ws
+
+pytestmark = pytest.mark.django_db(transaction=True)
+nimmt = engine.get("nimmt")
+
+
+@sync_to_async
+def setup_table(creator, others=(), bots=(), **kwargs):
+    options = kwargs.pop("options", {"end": "rounds", "rounds": 1})
+    seats = kwargs.pop("seats", 1 + len(others) + len(bots))
+    table = services.table_create(user=creator, seats_count=seats, options=options, **kwargs)
+    for user in others:
+        services.seat_join(table_id=table.pk, user=user)
+    for bot in bots:
+        services.seat_add_bot(table_id=table.pk, user=creator, bot=bot)
+    services.table_start(table_id=table.pk, user=creator)
+    return table
+
+
+@sync_to_async
+def game_state(table):
+    return nimmt.load(Game.objects.get(table=table).state)
+
+
+@sync_to_async
+def make(make_player, name):
+    return make_player(name)
+
+
+def ack_version(frame):
+    match = re.search(r'id="ack"[^>]*data-version="(\d+)"', frame)
+    return int(match.group(1)) if match else None
+
+
+def error_code(frame):
+    match = re.search(r'id="notice"[^>]*data-code="([a-z_]+)"', frame)
+    return match.group(1) if match else None
+
+
+async def test_an_anonymous_socket_is_refused_at_a_table(alice):
+    table = await setup_table(alice, bots=["random"])
+    communicator = await ws.connect(f"/ws/tables/{table.pk}/")
+    assert not communicator.connected
+    assert communicator.close_code == 4401
+
+
+async def test_a_private_table_is_hidden_from_strangers(alice, make_player):
+    table = await setup_table(alice, bots=["random"], is_public=False)
+    carol = await make(make_player, "carol")
+    communicator = await ws.connect(f"/ws/tables/{table.pk}/", carol)
+    assert not communicator.connected
+    assert communicator.close_code == 4404
+
+
+async def test_two_players_and_a_bot_play_a_whole_round_over_websockets(alice, bob):
+    table = await setup_table(alice, others=[bob], bots=["heuristic"])
+    sockets = {
+        0: await ws.connect(f"/ws/tables/{table.pk}/", alice),
+        1: await ws.connect(f"/ws/tables/{table.pk}/", bob),
+    }
+    for communicator in sockets.values():
+        first = await ws.receive(communicator)
+        assert 'id="live"' in first
+    for _ in range(200):
+        state = await game_state(table)
+        if nimmt.is_over(state):
+            break
+        seat = next(s for s in nimmt.to_act(state) if s in sockets)
+        decision = nimmt.legal(state, seat)[0]
+        await ws.send(sockets[seat], id=f"m{state.version}", version=state.version, **decision)
+        frame = await ws.receive(sockets[seat])
+        while ack_version(frame) is None:
+            assert error_code(frame) is None, frame
+            frame = await ws.receive(sockets[seat])
+    else:
+        raise AssertionError("the round did not end")
+    for communicator in sockets.values():
+        frames = await ws.drain(communicator)
+        assert "Final ranking" in (frames[-1] if frames else communicator.frames[-1])
+        await communicator.disconnect()
+    assert (await sync_to_async(Table.objects.get)(pk=table.pk)).status == "finished"
+
+
+@pytest.mark.parametrize(
+    ("raw", "code"),
+    [
+        ("not json", "bad_json"),
+        ("[1, 2]", "bad_json"),
+        ('{"type": "dance"}', "unknown_type"),
+        ('{"type": "select"}', "bad_field"),
+        ('{"type": "select", "card": "x"}', "bad_field"),
+        ('{"type": "select", "card": true}', "bad_field"),
+        ('{"type": "select", "card": 999}', "illegal"),
+        ('{"type": "row", "row": 1}', "illegal"),
+        ('{"type": "pick", "card": 5}', "illegal"),
+        ('{"type": "select", "card": 1, "id": 12}', "bad_field"),
+        ('{"type": "select", "card": 1, "pad": "' + "x" * 70000 + '"}', "too_big"),
+    ],
+)
+async def test_a_bad_message_gets_a_clear_error_and_changes_nothing(alice, bob, raw, code):
+    table = await setup_table(alice, others=[bob])
+    before = await game_state(table)
+    communicator = await ws.connect(f"/ws/tables/{table.pk}/", alice)
+    await ws.receive(communicator)
+    await communicator.send_to(text_data=raw)
+    frame = await ws.receive(communicator)
+    assert error_code(frame) == code
+    after = await game_state(table)
+    assert nimmt.dump(after) == nimmt.dump(before)
+    # The socket still serves its player after the error.
+    await ws.send(communicator, type="sync")
+    assert 'id="live"' in await ws.receive(communicator)
+    await communicator.disconnect()
+
+
+async def test_a_spectator_cannot_act(alice, bob, make_player):
+    table = await setup_table(alice, others=[bob])
+    carol = await make(make_player, "carol")
+    communicator = await ws.connect(f"/ws/tables/{table.pk}/", carol)
+    assert communicator.connected
+    await ws.receive(communicator)
+    hand = (await game_state(table)).hands[0]
+    await ws.send(communicator, type="select", card=hand[0])
+    assert error_code(await ws.receive(communicator)) == "not_seated"
+    assert await sync_to_async(Decision.objects.count)() == 0
+    await communicator.disconnect()
+
+
+async def test_everyone_sees_who_has_chosen_as_it_happens(alice, bob, make_player):
+    table = await setup_table(alice, others=[bob])
+    carol = await make(make_player, "carol")
+    watcher = await ws.connect(f"/ws/tables/{table.pk}/", carol)
+    await ws.receive(watcher)
+    player = await ws.connect(f"/ws/tables/{table.pk}/", alice)
+    await ws.receive(player)
+    hand = (await game_state(table)).hands[0]
+    await ws.send(player, type="select", card=hand[3])
+    frame = await ws.receive(watcher)
+    assert frame.count("✓") == 1
+    await player.disconnect()
+    await watcher.disconnect()
+
+
+async def test_the_clock_plays_the_fallback_when_time_runs_out(alice, bob):
+    table = await setup_table(alice, others=[bob], time_limit=15)
+    communicator = await ws.connect(f"/ws/tables/{table.pk}/", alice)
+    await ws.receive(communicator)
+    game = await sync_to_async(Game.objects.get)(table=table)
+    assert game.deadline is not None
+    state = await game_state(table)
+    await sync_to_async(Game.objects.filter(pk=game.pk).update)(deadline=game.started_at)
+    assert await sync_to_async(clock.tick)() == 1
+    # RULES 1.8: both players' lowest cards were played for them, once.
+    decisions = await sync_to_async(list)(Decision.objects.order_by("seq"))
+    assert [(d.seat, d.payload["card"], d.source) for d in decisions] == [
+        (0, state.hands[0][0], "timeout"),
+        (1, state.hands[1][0], "timeout"),
+    ]
+    assert await sync_to_async(clock.tick)() == 0
+    frame = await ws.receive(communicator)
+    assert 'id="live"' in frame
+    await communicator.disconnect()

@@ -1,0 +1,58 @@
+"""Helpers to talk to the real ASGI application over WebSocket, as a signed-in player."""
+
+import json
+import re
+
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.test import Client
+
+from config.asgi import application
+
+ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+HOST = (b"host", b"127.0.0.1:8000")
+
+
+@sync_to_async
+def session_cookie(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+async def connect(path: str, user=None, language: str = "en") -> WebsocketCommunicator:
+    cookies = f"{settings.LANGUAGE_COOKIE_NAME}={language}"
+    if user is not None:
+        cookies += f"; {settings.SESSION_COOKIE_NAME}={await session_cookie(user)}"
+    communicator = WebsocketCommunicator(
+        application, path, headers=[ORIGIN, HOST, (b"cookie", cookies.encode())]
+    )
+    connected, code = await communicator.connect()
+    communicator.connected, communicator.close_code = connected, code
+    communicator.frames = []
+    return communicator
+
+
+async def receive(communicator, timeout=3) -> str:
+    frame = await communicator.receive_from(timeout=timeout)
+    communicator.frames.append(frame)
+    return frame
+
+
+async def send(communicator, **message):
+    await communicator.send_to(text_data=json.dumps(message))
+
+
+async def drain(communicator, timeout=0.3) -> list[str]:
+    """Every frame that arrives until the socket has been quiet for `timeout` seconds."""
+    # receive_nothing() waits without cancelling the application, unlike a timed-out receive.
+    frames = []
+    while not await communicator.receive_nothing(timeout=timeout, interval=0.02):
+        frames.append(await receive(communicator))
+    return frames
+
+
+def live_version(frame: str) -> int | None:
+    match = re.search(r'id="live" data-version="(\d*)"', frame)
+    return int(match.group(1)) if match and match.group(1) else None
