@@ -11,7 +11,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from games import engine
-from games.models import Game, Seat, Table
+from games.models import BOT_CHOICES, Game, Seat, Table
 
 
 @dataclass(frozen=True)
@@ -58,6 +58,8 @@ def live_context(table: Table, game: Game | None, user) -> dict:
         "my_seat": mine,
         "is_creator": user.is_authenticated and table.created_by_id == user.pk,
         "free_seats": table.seats_count - len(seats),
+        "bot_choices": BOT_CHOICES,
+        "invite_path": f"{table.get_absolute_url()}?invite={table.invite_code}",
         "game": game,
         "v": None,
     }

@@ -6,7 +6,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST
 
 from games import rendering, replays, services
-from games.forms import BotForm, TableForm
+from games.forms import TableForm
 from games.models import Game
 
 
@@ -46,15 +46,7 @@ def table(request, table_id):
     table = access.table
     game = Game.objects.filter(table=table).first()
     context = rendering.live_context(table, game, request.user)
-    context.update(
-        {
-            "invite": request.GET.get("invite", ""),
-            "bot_form": BotForm(),
-            "invite_url": request.build_absolute_uri(
-                f"{table.get_absolute_url()}?invite={table.invite_code}"
-            ),
-        }
-    )
+    context["invite"] = request.GET.get("invite", "")
     return render(request, f"games/{table.kind}/table.html", context)
 
 
