@@ -24,6 +24,10 @@ PLACEMENTS = 400_000
 MIN_WORLDS = 64
 MAX_WORLDS = 1_000
 
+# How many cards of its hand a rollout player weighs each turn (1: plays at random).
+OWN_LOOK = 3
+OPPONENT_LOOK = 2
+
 # Weight, in heads, of winning rather than losing when a rollout ends the game.
 GAME_END_WEIGHT = 15.0
 
@@ -81,9 +85,18 @@ def totals_so_far(view: dict) -> np.ndarray:
 class ExpertBot(Bot):
     name = "expert"
 
-    def __init__(self, seed: int = 0, *, placements: int = PLACEMENTS):
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        placements: int = PLACEMENTS,
+        own_look: int = OWN_LOOK,
+        opponent_look: int = OPPONENT_LOOK,
+    ):
         super().__init__(seed)
         self.placements = placements
+        self.own_look = own_look
+        self.opponent_look = opponent_look
         self._fallback = HeuristicBot(seed)
 
     def worlds_for(self, options: int, turns: int, players: int, pending: int = 0) -> int:
@@ -109,7 +122,12 @@ class ExpertBot(Bot):
             sequences[option, :, 0, 0] = card
             sequences[option, :, 1:, 0] = own_order[own_order != card].reshape(worlds, -1)
         tables = Tables(view["rows"], len(hand) * worlds, players)
-        tables.play_turns(sequences.reshape(len(hand) * worlds, turns, players))
+        tables.play_turns(
+            sequences.reshape(len(hand) * worlds, turns, players),
+            choice=self.looks(players),
+            unseen=len(unseen_cards(view)),
+            fixed_first=True,
+        )
         scores = self.utility(view, world, tables.penalty).reshape(len(hand), worlds)
         return hand[int(scores.mean(axis=1).argmax())]
 
@@ -142,12 +160,19 @@ class ExpertBot(Bot):
         if turns:
             own = np.array(hand, dtype=np.int64)[rng.random((worlds, turns)).argsort(axis=1)]
             sequence = np.concatenate([own[:, :, None], world.plays], axis=2)
-            tables.play_turns(np.tile(sequence, (len(rows), 1, 1)))
+            tables.play_turns(
+                np.tile(sequence, (len(rows), 1, 1)),
+                choice=self.looks(players),
+                unseen=len(unseen_cards(view)),
+            )
         scores = self.utility(view, world, tables.penalty).reshape(len(rows), worlds)
         return int(scores.mean(axis=1).argmax())
 
     def pick(self, view: dict) -> int:
         return self._fallback.pick(view)
+
+    def looks(self, players: int) -> list[int]:
+        return [self.own_look] + [self.opponent_look] * (players - 1)
 
     def utility(self, view: dict, world: World, penalty: np.ndarray) -> np.ndarray:
         """How good each rollout's end of round is for the seat (higher is better).

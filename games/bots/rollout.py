@@ -73,10 +73,37 @@ class Tables:
         for k in range(cards.shape[1]):
             self.place(np.ascontiguousarray(ordered[:, k]), np.ascontiguousarray(order[:, k]))
 
-    def play_turns(self, sequence: np.ndarray) -> None:
-        """Play whole turns: `sequence[w, t, p]` is player p's card on turn t in world w."""
-        for turn in range(sequence.shape[1]):
+    def play_turns(
+        self, sequence: np.ndarray, *, choice=None, unseen: int = 100, fixed_first: bool = False
+    ) -> None:
+        """Play whole turns: `sequence[w, t, p]` is player p's card on turn t in world w.
+
+        With `choice[p] = k > 1`, player p looks at its next k cards in the sequence each
+        turn and plays the one of least `immediate_cost` instead of the first (the rest
+        keep their order): a cheap stand-in for a player who avoids obvious takes. With
+        `fixed_first`, player 0's first card is played as given (the card under test).
+        `unseen` is how many cards the players have not seen yet when the rollout starts.
+        """
+        turns, players = sequence.shape[1], sequence.shape[2]
+        looks = np.ones(players, dtype=np.int64) if choice is None else np.asarray(choice)
+        for turn in range(turns):
+            look = min(int(looks.max()), turns - turn)
+            if look > 1:
+                self._choose(sequence, turn, look, looks, fixed_first and turn == 0, unseen)
             self.play_turn(sequence[:, turn, :])
+            unseen -= players
+
+    def _choose(self, sequence, turn, look, looks, keep_first, unseen) -> None:
+        window = sequence[:, turn : turn + look, :]
+        density = (self.players - 1) / max(unseen, 1)
+        cost = immediate_cost(self, window, density)
+        cost[:, 1:, :] += np.where(np.arange(1, look)[:, None] >= looks[None, :], _FAR, 0)
+        if keep_first:
+            cost[:, 1:, 0] = _FAR
+        best = cost.argmin(axis=1)[:, None, :]
+        chosen = np.take_along_axis(window, best, axis=1)
+        np.put_along_axis(window, best, window[:, :1, :], axis=1)
+        window[:, :1, :] = chosen
 
 
 def play_round(rows: list[list[int]], hands: list[list[int]], choices=None) -> list[int]:
@@ -98,3 +125,25 @@ def play_round(rows: list[list[int]], hands: list[list[int]], choices=None) -> l
             taken[player] += sum(map(heads, rows[index]))
             rows[index] = [card]
     return taken
+
+
+def immediate_cost(tables: Tables, cards: np.ndarray, density: float) -> np.ndarray:
+    """Rough heads each card risks if played now; `cards` is (worlds, ...) shaped.
+
+    A too-low card takes the cheapest row; a card bound to a full row takes it; a card
+    bound to a shorter row takes it only if the cards others drop into the gap below it
+    fill that row first, which grows with the gap and with `density` (the share of the
+    cards in the gap that others play this turn).
+    """
+    extra = (1,) * (cards.ndim - 1)
+    last = tables.last.reshape(tables.worlds, *extra, -1)
+    gaps = cards[..., None] - last
+    gaps[gaps <= 0] = _FAR
+    row = gaps.argmin(axis=-1)
+    gap = np.take_along_axis(gaps, row[..., None], axis=-1)[..., 0]
+    too_low = gap == _FAR
+    row_heads = np.take_along_axis(tables.heads.reshape(last.shape), row[..., None], -1)[..., 0]
+    length = np.take_along_axis(tables.length.reshape(last.shape), row[..., None], -1)[..., 0]
+    overflow = np.minimum(1.0, gap * density) ** (5 - length)
+    cheapest = tables.heads.min(axis=1).reshape(tables.worlds, *extra)
+    return np.where(too_low, cheapest + 1.0, row_heads * overflow)
