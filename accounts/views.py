@@ -28,8 +28,12 @@ def signup(request):
 
 
 def profile(request, username):
+    from games.rendering import player_games
+
     player = get_object_or_404(User, username=username, is_active=True)
-    return render(request, "accounts/profile.html", {"player": player})
+    return render(
+        request, "accounts/profile.html", {"player": player, "games": player_games(player)}
+    )
 
 
 @login_required

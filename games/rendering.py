@@ -100,9 +100,45 @@ def live_context(table: Table, game: Game | None, user) -> dict:
             "score_sheet": _score_sheet(v, seats),
             "ranking": _ranking(v, seats) if v["result"] else None,
             "played": card_faces(game_engine, v["seen"]) if table.show_played else None,
+            "picked_up": _picked_up(game, seats) if v["phase"] == "over" else None,
         }
     )
     return context
+
+
+def _picked_up(game: Game, seats):
+    """The picked-up piles of a finished game, round by round (TakenCard rows)."""
+    piles = {seat.position: {"name": seat.name, "rounds": {}} for seat in seats}
+    for taken in game.taken_cards.all():
+        piles[taken.seat]["rounds"].setdefault(taken.round, []).append(
+            {"number": taken.card, "heads": taken.heads}
+        )
+    return [
+        {"name": pile["name"], "rounds": sorted(pile["rounds"].items())} for pile in piles.values()
+    ]
+
+
+def player_games(user, limit=30):
+    """A player's tables, newest first, with their seat and result, for the profile page."""
+    seats = (
+        Seat.objects.filter(user=user)
+        .select_related("table", "table__game")
+        .order_by("-table__created_at")[:limit]
+    )
+    games = []
+    for seat in seats:
+        table = seat.table
+        game = getattr(table, "game", None)
+        result = game.result if game else None
+        games.append(
+            {
+                "table": table,
+                "total": result["totals"][seat.position] if result else None,
+                "won": bool(result) and seat.position in result["winners"],
+                "finished_at": game.finished_at if game else None,
+            }
+        )
+    return games
 
 
 def _last_turn(game_engine, last, seats):
