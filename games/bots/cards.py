@@ -1,28 +1,12 @@
 """What a seat can work out about the cards from its own view (RULES §1.1, §1.7)."""
 
-
-def heads(card: int) -> int:
-    """Penalty heads printed on a card (RULES §1.1)."""
-    if card == 55:
-        return 7
-    if card % 11 == 0:
-        return 5
-    if card % 10 == 0:
-        return 3
-    if card % 5 == 0:
-        return 2
-    return 1
+from games.engine.nimmt import deck, heads
+from games.engine.nimmt.core import cheapest_row, row_heads
 
 
-def row_heads(row: list[int]) -> int:
-    return sum(heads(card) for card in row)
-
-
-def cards_in_play(view: dict) -> list[int]:
+def cards_in_play(view: dict) -> tuple[int, ...]:
     """The cards used this round: 1..10×players+4 with `card_limit` (RULES §1.7), else 1..104."""
-    if view["options"].get("card_limit"):
-        return list(range(1, 10 * view["players"] + 5))
-    return list(range(1, 105))
+    return deck(view["players"], bool(view["options"].get("card_limit")))
 
 
 def target_row(card: int, rows: list[list[int]]) -> int | None:
@@ -32,11 +16,6 @@ def target_row(card: int, rows: list[list[int]]) -> int | None:
         if row[-1] < card and (best is None or row[-1] > rows[best][-1]):
             best = index
     return best
-
-
-def cheapest_row(rows: list[list[int]]) -> int:
-    """The row with the fewest heads, lowest index on a tie (the RULES §1.8 fallback)."""
-    return min(range(len(rows)), key=lambda index: (row_heads(rows[index]), index))
 
 
 def known_hands(view: dict) -> dict[int, list[int]]:
@@ -70,3 +49,6 @@ def unseen_cards(view: dict) -> list[int]:
         if card is not None:
             known.add(card)
     return [card for card in cards_in_play(view) if card not in known]
+
+
+__all__ = ["cheapest_row", "heads", "row_heads"]

@@ -5,18 +5,19 @@
   opponents drop unseen cards into the gap below it first; a too-low card takes the
   cheapest row. Low cards are worth keeping as escapes, so they pay a small premium.
 - Row choice: the cheapest row, then the shortest.
-- Draft pick: low cards (escapes) and cards next to ones already held (nobody can slip
-  a card between two cards of the same hand).
+- Draft pick: cards a little below the middle of the deck, and cards next to ones
+  already held (nobody can slip a card between two cards of the same hand).
 """
 
 from bisect import bisect_left
 from math import comb
 
 from .base import Bot
-from .cards import known_hands, row_heads, target_row, unseen_cards
+from .cards import cards_in_play, known_hands, row_heads, target_row, unseen_cards
 
 ESCAPE_PREMIUM = 1.0  # heads: what keeping a too-low card for later is worth
 FIFTH_CARD_PENALTY = 0.3  # heads: filling a row to 5 invites someone (maybe us) to take it
+SAFEST_PLACE = 0.38  # where in the deck in play cards are taken least (random play, 4 seats)
 GAP_PENALTY = 0.01  # heads per card of gap: play snug cards while they are still safe
 
 
@@ -63,14 +64,18 @@ def cheapest_rows(rows: list[list[int]]) -> list[int]:
 
 
 def draft_scores(view: dict) -> dict[int, float]:
+    """Higher is better. Cards a little below the middle of the deck in play get taken least
+    (extreme cards are too low or land 6th far more often), and a card next to one already
+    held is safer: nobody can slip a card between the two."""
     draft = view["draft"]
-    pool = sorted(draft["pool"])
+    in_play = cards_in_play(view)
+    low, span = in_play[0], max(in_play[-1] - in_play[0], 1)
     mine = {card for seat, card in draft.get("picks", ()) if seat == view["seat"]}
     scores = {}
-    for rank, card in enumerate(pool):
-        lowness = 1.0 - rank / len(pool)
+    for card in draft["pool"]:
+        place = (card - low) / span
         neighbours = (card - 1 in mine) + (card + 1 in mine)
-        scores[card] = 2.0 * lowness + 1.5 * neighbours
+        scores[card] = -3.0 * abs(place - SAFEST_PLACE) + 1.0 * neighbours
     return scores
 
 

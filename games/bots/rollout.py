@@ -11,9 +11,9 @@ sequence per world, turn and player, and a too-low card always takes the cheapes
 
 import numpy as np
 
-from .cards import heads
+from games.engine.nimmt import HEADS as PRINTED_HEADS
 
-HEADS = np.array([0] + [heads(card) for card in range(1, 105)], dtype=np.int64)
+HEADS = np.array(PRINTED_HEADS, dtype=np.int64)
 _FAR = 1 << 16  # larger than any difference between two cards
 
 
@@ -104,27 +104,6 @@ class Tables:
         chosen = np.take_along_axis(window, best, axis=1)
         np.put_along_axis(window, best, window[:, :1, :], axis=1)
         window[:, :1, :] = chosen
-
-
-def play_round(rows: list[list[int]], hands: list[list[int]], choices=None) -> list[int]:
-    """Plain reference of one round or remainder: each hand is played in its given order,
-    too-low cards take the cheapest row. Returns the heads each player took. Used to check
-    the batched simulator, and readable as the rules themselves."""
-    rows = [list(row) for row in rows]
-    taken = [0] * len(hands)
-    for turn in range(len(hands[0])):
-        for card, player in sorted((hand[turn], p) for p, hand in enumerate(hands)):
-            below = [i for i, row in enumerate(rows) if row[-1] < card]
-            if below:
-                index = max(below, key=lambda i: rows[i][-1])
-                if len(rows[index]) < 5:
-                    rows[index].append(card)
-                    continue
-            else:
-                index = min(range(len(rows)), key=lambda i: (sum(map(heads, rows[i])), i))
-            taken[player] += sum(map(heads, rows[index]))
-            rows[index] = [card]
-    return taken
 
 
 def immediate_cost(tables: Tables, cards: np.ndarray, density: float) -> np.ndarray:
