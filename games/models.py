@@ -52,6 +52,17 @@ class Table(models.Model):
     show_played = models.BooleanField(_("played-cards panel"), default=False)
     invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    # A league game: only members sit, and its result enters the season when it ends.
+    season = models.ForeignKey(
+        "leagues.Season",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="tables",
+        verbose_name=_("season"),
+    )
+    # Set for duplicate tournaments: every table of a round is dealt from the same seed.
+    deal_seed = models.BigIntegerField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("table")

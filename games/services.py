@@ -81,6 +81,9 @@ def table_create(
     is_public: bool = True,
     show_played: bool = False,
     name: str = "",
+    season=None,
+    deal_seed: int | None = None,
+    creator_sits: bool = True,
 ) -> Table:
     game_engine = engine.get(kind)
     try:
@@ -97,8 +100,12 @@ def table_create(
             time_limit=time_limit,
             is_public=is_public,
             show_played=show_played,
+            season=season,
+            deal_seed=deal_seed,
         )
-        Seat.objects.create(table=table, position=0, user=user)
+        if creator_sits:
+            _check_can_sit(table, user)
+            Seat.objects.create(table=table, position=0, user=user)
         _announce_on_commit(table, lobby=True)
     return table
 
@@ -118,6 +125,15 @@ def _free_position(table: Table) -> int:
     raise ServiceError("table_full", _("This table is full."))
 
 
+def _check_can_sit(table: Table, user) -> None:
+    from leagues.services import LeagueError, check_can_sit
+
+    try:
+        check_can_sit(table=table, user=user)
+    except LeagueError as error:
+        raise ServiceError(error.code, error.message) from None
+
+
 def _require_open(table: Table) -> None:
     if table.status != Table.Status.OPEN:
         raise ServiceError("not_open", _("This table has already started."))
@@ -133,6 +149,7 @@ def seat_join(*, table_id: int, user, invite_code: str = "") -> Seat:
         _require_open(table)
         if not table.is_public and invite_code != table.invite_code:
             raise ServiceError("private", _("This table is private: you need its invite link."))
+        _check_can_sit(table, user)
         seat = Seat.objects.create(table=table, position=_free_position(table), user=user)
         _announce_on_commit(table, lobby=True)
     return seat
@@ -225,7 +242,7 @@ def table_start(*, table_id: int, user) -> Game:
                 seat.save(update_fields=["position"])
         game_engine = engine.get(table.kind)
         options = game_engine.normalize_options(table.options, len(seats))
-        seed = random.SystemRandom().randrange(1, 2**62)
+        seed = table.deal_seed or random.SystemRandom().randrange(1, 2**62)
         state = game_engine.new_game(players=len(seats), options=options, seed=seed)
         table.status = Table.Status.PLAYING
         table.options = options
@@ -391,6 +408,12 @@ def _settle(game: Game, table: Table, game_engine, state, now, point_before) -> 
         game.result = game_engine.result(state)
         table.status = Table.Status.FINISHED
         table.save(update_fields=["status"])
+        if table.season_id:
+            from leagues.services import game_finished
+
+            game.save()
+            # The result enters the league once, in the transaction that ends the game.
+            game_finished(game=game)
     elif table.time_limit and (moved or game.deadline is None):
         game.deadline = now + timedelta(seconds=table.time_limit)
     elif not table.time_limit:
