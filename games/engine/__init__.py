@@ -6,9 +6,8 @@
 Each engine module implements the interface of docs/engines.md.
 """
 
+from . import nimmt
 from .errors import IllegalDecision, OptionsError, RecordError
-
-from . import nimmt  # noqa: E402,I001  (the engines import the errors above)
 
 ENGINES = {nimmt.KIND: nimmt}
 

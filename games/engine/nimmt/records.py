@@ -118,7 +118,9 @@ class _Replay:
     def _why_over(self, state):
         options = self.options
         if options["end"] == "rounds":
-            return f"the game is played over {options['rounds']} rounds, so it ended before this one"
+            return (
+                f"the game is played over {options['rounds']} rounds, so it ended before this one"
+            )
         worst = max(state.totals)
         seat = state.totals.index(worst)
         return (
@@ -167,7 +169,9 @@ class _Replay:
         for number, turn in enumerate(turns, start=1):
             self.turn = number
             if number > HAND_SIZE:
-                self.fail(f"every hand is empty after {HAND_SIZE} turns; this turn cannot be played")
+                self.fail(
+                    f"every hand is empty after {HAND_SIZE} turns; this turn cannot be played"
+                )
             state = self.play_turn(state, turn)
         if len(turns) < HAND_SIZE:
             self.turn = len(turns) + 1
@@ -207,31 +211,33 @@ class _Replay:
 
     def check_card(self, card, size, place, seat=None):
         if not _is_int(card):
-            self.fail(f"{place} holds {card!r}, which is not a card number", seat)
+            self.fail(f"{place}: {card!r} is not a card number", seat)
         if not 1 <= card <= size:
-            self.fail(f"{place} holds card {card}, outside the cards in play (1 to {size})", seat)
+            self.fail(f"{place}: card {card} is outside the cards in play (1 to {size})", seat)
 
     def play_draft(self, state, picks, rows, hands):
         players = state.players
         if not isinstance(picks, list) or len(picks) != HAND_SIZE * players:
             self.fail(f"picks must list the {HAND_SIZE * players} cards picked, in order")
+        size = deck_size(players, self.options["card_limit"])
         for number, card in enumerate(picks, start=1):
             seat = state.to_pick
-            if not _is_int(card):
-                self.fail(f"draft pick {number} is {card!r}, which is not a card number", seat)
+            self.check_card(card, size, f"draft pick {number}", seat)
             try:
                 state, _ = apply(state, seat, {"type": "pick", "card": card})
             except IllegalDecision:
-                self.fail(f"draft pick {number}: card {card} is not left to pick", seat)
+                self.fail(f"draft pick {number}: card {card} was already picked", seat)
         for seat, hand in enumerate(hands):
             if sorted(hand) != list(state.hands[seat]):
                 self.fail("the hand is not the cards this seat picked in the draft", seat)
         # With card_limit the unpicked cards are exactly four, so the rows must be those.
-        unpicked = set(range(1, deck_size(players, self.options["card_limit"]) + 1))
+        unpicked = set(range(1, size + 1))
         unpicked.difference_update(picks)
         for card in rows:
             if card not in unpicked:
-                self.fail(f"row card {card} was picked in the draft; rows start with unpicked cards")
+                self.fail(
+                    f"row card {card} was picked in the draft; rows start with unpicked cards"
+                )
         return with_deal(state, rows)
 
     # --- a turn --------------------------------------------------------------------------

@@ -8,7 +8,7 @@ leaves the state it is given untouched.
 import random
 
 from ..errors import IllegalDecision
-from .cards import HAND_SIZE, HEADS, ROW_COUNT, ROW_LIMIT, deck
+from .cards import HAND_SIZE, ROW_COUNT, ROW_LIMIT, deck
 from .core import cheapest_row, row_heads, target_row
 from .options import normalize_options
 from .state import State
@@ -83,7 +83,8 @@ def _open_round(s, events):
         s.phase = "select"
         s.pool = ()
         s.hands = tuple(
-            tuple(sorted(dealt[i : i + HAND_SIZE])) for i in range(0, HAND_SIZE * players, HAND_SIZE)
+            tuple(sorted(dealt[i : i + HAND_SIZE]))
+            for i in range(0, HAND_SIZE * players, HAND_SIZE)
         )
         s.rows = tuple((card,) for card in dealt[HAND_SIZE * players :])
         s.start_rows = s.rows
@@ -235,7 +236,7 @@ def _reveal(s, events):
         index = hand.index(card)
         hands.append(hand[:index] + hand[index + 1 :])
     s.hands = tuple(hands)
-    s.pending = tuple(sorted(zip(selections, range(len(selections)))))
+    s.pending = tuple(sorted(zip(selections, range(len(selections)), strict=False)))
     _resolve(s, events)
 
 
