@@ -34,7 +34,7 @@ def known_hands(view: dict) -> dict[int, list[int]]:
         if card not in seen:
             hands[seat].append(card)
     hands.pop(view["seat"], None)
-    return hands
+    return {seat: sorted(cards) for seat, cards in hands.items()}
 
 
 def unseen_cards(view: dict) -> list[int]:

@@ -90,18 +90,22 @@ class ExpertBot(Bot):
         seed: int = 0,
         *,
         placements: int = PLACEMENTS,
+        min_worlds: int = MIN_WORLDS,
+        max_worlds: int = MAX_WORLDS,
         own_look: int = OWN_LOOK,
         opponent_look: int = OPPONENT_LOOK,
     ):
         super().__init__(seed)
         self.placements = placements
+        self.min_worlds = min_worlds
+        self.max_worlds = max_worlds
         self.own_look = own_look
         self.opponent_look = opponent_look
         self._fallback = HeuristicBot(seed)
 
     def worlds_for(self, options: int, turns: int, players: int, pending: int = 0) -> int:
         work = options * (turns * players + pending)
-        return int(min(MAX_WORLDS, max(MIN_WORLDS, self.placements // max(work, 1))))
+        return int(min(self.max_worlds, max(self.min_worlds, self.placements // max(work, 1))))
 
     def select(self, view: dict) -> int:
         hand = sorted(view["hand"])

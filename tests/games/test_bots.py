@@ -1,0 +1,206 @@
+"""Bots (games/bots): legal decisions in every phase and variant, view-only input,
+determinism from the seed, and strength where it is cheap to check."""
+
+import copy
+import inspect
+import itertools
+import random
+
+import numpy as np
+import pytest
+
+from games.bots import BOTS, NothingToDecide, get_bot, legal_decisions
+from games.bots.cards import known_hands, unseen_cards
+from games.bots.expert import ExpertBot
+from games.bots.rollout import Tables
+from games.bots.simulate import play_game, simulate, table_options
+from games.engine import nimmt
+from games.engine.nimmt import core
+
+VARIANTS = [
+    {"deal": deal, "card_limit": limit, "live_scores": live, "end": "rounds", "rounds": 2}
+    for deal, limit, live in itertools.product(("random", "draft"), (False, True), (True, False))
+]
+PLAYERS = range(2, 11)
+
+
+def quick_expert(seed=0):
+    """The expert on a small budget: same code paths, a fraction of the rollouts."""
+    return ExpertBot(seed, placements=1, min_worlds=16)
+
+
+def make_bot(name, seed):
+    return quick_expert(seed) if name == "expert" else get_bot(name, seed=seed)
+
+
+def play_checked(players, options, seed, names, on_decision=None):
+    """Play one game; every decision must be one the engine lists as legal."""
+    options = nimmt.normalize_options(options, players)
+    state = nimmt.new_game(players=players, options=options, seed=seed)
+    bots = [make_bot(names[s % len(names)], seed * 10 + s) for s in range(players)]
+    kinds = set()
+    while not nimmt.is_over(state):
+        seat = nimmt.to_act(state)[0]
+        view = nimmt.view(state, seat)
+        decision = bots[seat].decide(view)
+        assert decision in nimmt.legal(state, seat), (view, decision)
+        assert decision in legal_decisions(view)
+        kinds.add(decision["type"])
+        if on_decision:
+            on_decision(state, seat, view, decision)
+        state, _ = nimmt.apply(state, seat, decision)
+    return kinds
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_bot_always_decides_legally_in_every_variant_and_table_size(name):
+    kinds = set()
+    for index, (options, players) in enumerate(itertools.product(VARIANTS, PLAYERS)):
+        # The expert shares its table with random players to keep the test quick.
+        names = [name] if name != "expert" else ["expert", "random", "random"]
+        kinds |= play_checked(players, options, seed=index, names=names)
+    assert kinds == {"select", "row", "pick"}
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_bot_decides_legally_over_many_seeded_rounds(name):
+    names = [name] if name != "expert" else ["expert", "heuristic"]
+    rng = random.Random(7)
+    for seed in range(120 if name != "expert" else 6):
+        players = rng.randint(2, 10)
+        options = dict(rng.choice(VARIANTS), rounds=1)
+        play_checked(players, options, seed=1000 + seed, names=names)
+
+
+def test_bot_decide_takes_a_view_and_nothing_else():
+    for kind in BOTS.values():
+        assert list(inspect.signature(kind.decide).parameters) == ["self", "view"]
+
+
+def test_bots_get_exactly_their_seats_view_and_leave_it_untouched():
+    class Watched:
+        """Engine stand-in that remembers the latest state, to check what bots are given."""
+
+        state = None
+
+        def new_game(self, **kwargs):
+            self.state = nimmt.new_game(**kwargs)
+            return self.state
+
+        def apply(self, state, seat, decision):
+            self.state, events = nimmt.apply(state, seat, decision)
+            return self.state, events
+
+        def __getattr__(self, name):
+            return getattr(nimmt, name)
+
+    watched = Watched()
+
+    class Spy:
+        def __init__(self, bot, seat):
+            self.bot, self.seat, self.calls = bot, seat, 0
+
+        def decide(self, view):
+            assert type(view) is dict
+            assert view == nimmt.view(watched.state, self.seat)
+            before = copy.deepcopy(view)
+            decision = self.bot.decide(view)
+            assert view == before  # a bot never writes to the view it is handed
+            self.calls += 1
+            return decision
+
+    options = nimmt.normalize_options({"deal": "draft", "end": "rounds", "rounds": 1}, 4)
+    spies = [Spy(make_bot(name, seat), seat) for seat, name in enumerate(sorted(BOTS) * 2)][:4]
+    stats = simulate(players=4, games=1, bots=["random"]).seats
+    play_game(watched, 4, options, 5, spies, stats)
+    assert all(spy.calls > 10 for spy in spies)
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_same_seed_same_decisions(name):
+    def decisions(seed):
+        made = []
+        bots = [make_bot(name, seed) for _ in range(3)]
+        options = nimmt.normalize_options({"end": "rounds", "rounds": 1, "deal": "draft"}, 3)
+        state = nimmt.new_game(players=3, options=options, seed=11)
+        while not nimmt.is_over(state):
+            seat = nimmt.to_act(state)[0]
+            decision = bots[seat].decide(nimmt.view(state, seat))
+            made.append(decision)
+            state, _ = nimmt.apply(state, seat, decision)
+        return made
+
+    assert decisions(3) == decisions(3)
+    if name == "random":
+        assert decisions(3) != decisions(4)
+
+
+def test_a_bot_asked_out_of_turn_refuses():
+    state = nimmt.new_game(players=3, options=nimmt.normalize_options({}, 3), seed=1)
+    state, _ = nimmt.apply(state, 0, {"type": "select", "card": state.hands[0][0]})
+    for name in BOTS:
+        with pytest.raises(NothingToDecide):
+            get_bot(name).decide(nimmt.view(state, None))  # a spectator
+        with pytest.raises(NothingToDecide):
+            get_bot(name).decide(nimmt.view(state, 0))  # already selected
+
+
+def test_unknown_bot_name_lists_the_known_ones():
+    with pytest.raises(KeyError, match="random, heuristic, expert"):
+        get_bot("oracle")
+
+
+def test_what_a_seat_infers_matches_the_hidden_hands():
+    # The expert samples other hands from `unseen_cards`, or knows them from public draft
+    # picks (RULES 1.7): both must agree with the real hands, which the view never shows.
+    checked = []
+
+    def check(state, seat, view, decision):
+        others = {card for s, hand in enumerate(state.hands) if s != seat for card in hand}
+        if view["phase"] == "select":
+            assert others <= set(unseen_cards(view))
+            if view["options"]["card_limit"]:
+                assert others == set(unseen_cards(view))
+            known = known_hands(view)
+            if view["options"]["deal"] == "draft":
+                assert known == {s: sorted(h) for s, h in enumerate(state.hands) if s != seat}
+                checked.append(seat)
+
+    for index, options in enumerate(VARIANTS):
+        play_checked(5, options, seed=index, names=["random"], on_decision=check)
+    assert checked
+
+
+def test_batched_rollouts_follow_the_engine_placing_rules():
+    # RULES 1.4, with every too-low card taking the cheapest row (the 1.8 fallback)
+    rng = random.Random(3)
+    for players in (2, 4, 7, 10):
+        deals = [core.deal(rng, players) for _ in range(30)]
+        for _, hands in deals:
+            for hand in hands:
+                rng.shuffle(hand)
+        tables = Tables.stacked([Tables(rows, 1, players) for rows, _ in deals])
+        sequence = np.array([[hand[::-1] for hand in hands] for _, hands in deals])
+        tables.play_turns(sequence.transpose(0, 2, 1).copy())
+        for index, (rows, hands) in enumerate(deals):
+            rows, hands = [list(r) for r in rows], [list(h) for h in hands]
+            expected = core.play_out(rows, hands, [0] * players)
+            assert tables.penalty[index].tolist() == expected
+
+
+def test_heuristic_beats_random():
+    report = simulate(players=4, games=40, bots=["heuristic", "random", "random", "random"])
+    heuristic, *randoms = report.seats
+    assert heuristic.wins >= 25
+    assert heuristic.mean_heads < min(r.mean_heads for r in randoms) - 4
+
+
+def test_expert_beats_random():
+    # A modest sample at full strength; docs/benchmarks.md has the long runs.
+    options = table_options(rounds=2)
+    report = simulate(
+        players=4, games=8, bots=["expert", "random", "random", "random"], seed=2, options=options
+    )
+    expert, *randoms = report.seats
+    assert expert.wins >= 6
+    assert expert.mean_heads < min(r.mean_heads for r in randoms) - 4
