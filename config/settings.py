@@ -82,6 +82,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -136,6 +137,9 @@ else:
 
 # Each server process runs a deadline clock (games/clock.py); tests drive it themselves.
 SIXCLUB_CLOCK = env_bool("SIXCLUB_CLOCK", True)
+
+# WebSocket messages per user and process: a burst, then so many a minute (games/limits.py).
+SIXCLUB_WS_RATE = (env_int("WS_RATE_BURST", 10), env_int("WS_RATE_PER_MINUTE", 100))
 
 AUTH_USER_MODEL = "accounts.User"
 AUTH_PASSWORD_VALIDATORS = [

@@ -5,3 +5,6 @@ from django.utils.translation import gettext_lazy as _
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = _("Games")
+
+    def ready(self):
+        from games import signals  # noqa: F401  (connects the logout receiver)

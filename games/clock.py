@@ -11,7 +11,7 @@ import logging
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from games import services
+from games import services, shutdown
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +41,8 @@ async def run(tick_seconds: float = TICK_SECONDS) -> None:
 
 
 class ClockMiddleware:
-    """ASGI wrapper that starts this process's clock on the first connection it serves."""
+    """ASGI wrapper that starts this process's clock on the first connection it serves,
+    and its graceful SIGTERM handler (games.shutdown)."""
 
     def __init__(self, app):
         self.app = app
@@ -49,5 +50,7 @@ class ClockMiddleware:
 
     async def __call__(self, scope, receive, send):
         if self.task is None and getattr(settings, "SIXCLUB_CLOCK", True):
-            self.task = asyncio.get_running_loop().create_task(run())
+            loop = asyncio.get_running_loop()
+            self.task = loop.create_task(run())
+            shutdown.install(loop)
         return await self.app(scope, receive, send)

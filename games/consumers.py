@@ -6,6 +6,7 @@ layer is only "table N is at version v".
 """
 
 import logging
+import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -13,7 +14,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import rendering, services
+from games import limits, rendering, services, shutdown
 from games.protocol import ProtocolError, parse_message
 from games.services import LOBBY_GROUP
 
@@ -22,6 +23,21 @@ log = logging.getLogger(__name__)
 # Policy-violation close code for a socket that is not allowed in (docs/protocol.md).
 REFUSED = 4401
 NOT_FOUND = 4404
+
+
+def user_group(user_id: int) -> str:
+    return f"user.{user_id}"
+
+
+SESSION_CHECK_SECONDS = 30
+
+
+def _session_alive(session_key) -> bool:
+    # An expired or deleted session (logged out elsewhere) no longer speaks for its user.
+    from django.contrib.sessions.models import Session
+    from django.utils import timezone
+
+    return Session.objects.filter(session_key=session_key, expire_date__gt=timezone.now()).exists()
 
 
 class _HtmlConsumer(AsyncWebsocketConsumer):
@@ -81,17 +97,34 @@ class TableConsumer(_HtmlConsumer):
         self.sent_version = -1
         self.group = f"table.{self.table_id}"
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.channel_layer.group_add(user_group(user.pk), self.channel_name)
         await self.accept()
+        shutdown.register(self)
         if access.seated:
             # Coming back to the table ends an absence (RULES §1.8: fallback only while away).
             await database_sync_to_async(services.seat_return)(table_id=self.table_id, user=user)
         await self._push(force=True)
 
     async def disconnect(self, code):
+        shutdown.unregister(self)
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.channel_layer.group_discard(
+                user_group(self.scope["user"].pk), self.channel_name
+            )
+
+    async def session_ended(self, event):
+        """The user logged out (somewhere): this socket's session is no more."""
+        if event.get("session_key") in (None, self.scope["session"].session_key):
+            await self.close(code=REFUSED)
 
     async def receive(self, text_data=None, bytes_data=None):
+        if not limits.allow(self.scope["user"].pk):
+            await self._send_error("rate_limited", _("Too many messages: slow down."), None)
+            return
+        if not await self._session_ok():
+            await self.close(code=REFUSED)
+            return
         try:
             message = parse_message(text_data, bytes_data)
         except ProtocolError as error:
@@ -144,6 +177,13 @@ class TableConsumer(_HtmlConsumer):
         if version is not None:
             self.sent_version = version
         await self.send(text_data=html)
+
+    async def _session_ok(self) -> bool:
+        now = time.monotonic()
+        if now - getattr(self, "session_checked", 0.0) < SESSION_CHECK_SECONDS:
+            return True
+        self.session_checked = now
+        return await database_sync_to_async(_session_alive)(self.scope["session"].session_key)
 
     def _csrf_token(self) -> str:
         from django.conf import settings

@@ -33,3 +33,16 @@ def alice_client(client, alice):
 def _no_background_clock(settings):
     # Tests move time on themselves (games.clock.tick); a clock task would race them.
     settings.SIXCLUB_CLOCK = False
+
+
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits():
+    from games import limits
+
+    limits.reset()
+
+
+@pytest.fixture
+def no_rate_limit(settings):
+    """For tests that play a whole game as fast as the machine goes."""
+    settings.SIXCLUB_WS_RATE = (10_000, 1_000_000)

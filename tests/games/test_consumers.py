@@ -59,7 +59,7 @@ async def test_a_private_table_is_hidden_from_strangers(alice, make_player):
     assert communicator.close_code == 4404
 
 
-async def test_two_players_and_a_bot_play_a_whole_round_over_websockets(alice, bob):
+async def test_two_players_and_a_bot_play_a_whole_round_over_websockets(alice, bob, no_rate_limit):
     table = await setup_table(alice, others=[bob], bots=["heuristic"])
     sockets = {
         0: await ws.connect(f"/ws/tables/{table.pk}/", alice),
@@ -167,3 +167,48 @@ async def test_the_clock_plays_the_fallback_when_time_runs_out(alice, bob):
     frame = await ws.receive(communicator)
     assert 'id="live"' in frame
     await communicator.disconnect()
+
+
+async def test_a_flood_is_throttled_for_its_sender_only(alice, bob):
+    table = await setup_table(alice, others=[bob])
+    flooder = await ws.connect(f"/ws/tables/{table.pk}/", alice)
+    await ws.receive(flooder)
+    other = await ws.connect(f"/ws/tables/{table.pk}/", bob)
+    await ws.receive(other)
+    for _ in range(30):
+        await ws.send(flooder, type="sync")
+    frames = await ws.drain(flooder)
+    codes = [error_code(frame) for frame in frames]
+    assert codes.count("rate_limited") >= 15
+    assert sum('id="live"' in frame for frame in frames) <= 11
+    # Bob is not slowed down by Alice's flood.
+    hand = (await game_state(table)).hands[1]
+    await ws.send(other, type="select", card=hand[0], id="b1")
+    frames = await ws.drain(other)
+    assert any(ack_version(frame) for frame in frames)
+    await flooder.disconnect()
+    await other.disconnect()
+
+
+async def test_logging_out_closes_the_sessions_sockets(alice, bob):
+    from django.test import Client
+
+    table = await setup_table(alice, others=[bob])
+    cookie = await ws.session_cookie(alice)
+    communicator = ws.WebsocketCommunicator(
+        ws.application,
+        f"/ws/tables/{table.pk}/",
+        headers=[ws.ORIGIN, ws.HOST, (b"cookie", f"sessionid={cookie}".encode())],
+    )
+    connected, _ = await communicator.connect()
+    assert connected
+    assert 'id="live"' in await communicator.receive_from()
+
+    @sync_to_async
+    def log_out():
+        client = Client()
+        client.cookies["sessionid"] = cookie
+        client.post("/accounts/logout/")
+
+    await log_out()
+    assert await communicator.receive_output(timeout=3) == {"type": "websocket.close", "code": 4401}
