@@ -101,6 +101,7 @@ class ExpertBot(Bot):
         self.max_worlds = max_worlds
         self.own_look = own_look
         self.opponent_look = opponent_look
+        self.rollouts = 0  # rounds or round remainders simulated so far, for benchmarks
         self._fallback = HeuristicBot(seed)
 
     def worlds_for(self, options: int, turns: int, players: int, pending: int = 0) -> int:
@@ -132,7 +133,8 @@ class ExpertBot(Bot):
             unseen=len(unseen_cards(view)),
             fixed_first=True,
         )
-        scores = self.utility(view, world, tables.penalty).reshape(len(hand), worlds)
+        self.rollouts += tables.worlds
+        scores = self.utility(view, world, tables.penalties).reshape(len(hand), worlds)
         return hand[int(scores.mean(axis=1).argmax())]
 
     def choose_row(self, view: dict) -> int:
@@ -154,7 +156,7 @@ class ExpertBot(Bot):
             after = [list(row) for row in rows]
             after[index] = [mine]
             batch = Tables(after, worlds, players)
-            batch.penalty[:, 0] = row_heads(rows[index])
+            batch.penalty[0] = row_heads(rows[index])
             batches.append(batch)
         tables = Tables.stacked(batches)
         player_of = {seat: i for i, seat in enumerate(world.seats)}
@@ -169,7 +171,8 @@ class ExpertBot(Bot):
                 choice=self.looks(players),
                 unseen=len(unseen_cards(view)),
             )
-        scores = self.utility(view, world, tables.penalty).reshape(len(rows), worlds)
+        self.rollouts += tables.worlds
+        scores = self.utility(view, world, tables.penalties).reshape(len(rows), worlds)
         return int(scores.mean(axis=1).argmax())
 
     def pick(self, view: dict) -> int:

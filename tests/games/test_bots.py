@@ -185,7 +185,7 @@ def test_batched_rollouts_follow_the_engine_placing_rules():
         for index, (rows, hands) in enumerate(deals):
             rows, hands = [list(r) for r in rows], [list(h) for h in hands]
             expected = core.play_out(rows, hands, [0] * players)
-            assert tables.penalty[index].tolist() == expected
+            assert tables.penalties[index].tolist() == expected
 
 
 def test_heuristic_beats_random():
