@@ -121,8 +121,14 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Several coroutines and the clock share one file: wait for a lock instead of failing.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # SQLite has no row locks (select_for_update is a no-op): IMMEDIATE transactions take
+    # the write lock at BEGIN, so decisions and joins are serialised as on PostgreSQL.
+    # Writers wait for the lock rather than fail.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+    )
+    # A file, not shared-cache memory, so that tests with threads see real SQLite locking.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
