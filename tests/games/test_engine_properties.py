@@ -57,7 +57,7 @@ def check_invariants(state):
         Counter(c for hand in state.hands for c in hand)
         + Counter(c for row in state.rows for c in row)
         + Counter(c for pile in state.piles for c in pile)
-        + Counter(card for card, _ in state.pending)
+        + Counter(state.pending)
     )
     assert places == dealt
     assert max(dealt.values()) == 1

@@ -204,6 +204,8 @@ class _Replay:
                 self.fail(f"a hand must be a list of {HAND_SIZE} cards", seat)
             for card in hand:
                 self.check_card(card, size, "the hand", seat)
+                if where.get(card) == f"the hand of seat {seat}":
+                    self.fail(f"card {card} appears twice in this hand", seat)
                 if card in where:
                     self.fail(f"card {card} of this hand is also in {where[card]}", seat)
                 where[card] = f"the hand of seat {seat}"
@@ -272,7 +274,7 @@ class _Replay:
             self.check_unneeded_choices(events, wanted, used)
             if state.phase != "choose_row" or state.turn != self.turn:
                 break
-            card, seat = state.pending[0]
+            card, seat = state.pending[0], state.chooser
             if seat not in wanted:
                 self.fail(
                     f"card {card} is lower than the last card of every row "

@@ -5,11 +5,10 @@ ending is encoded here (placing itself through `core.target_row`). Every public 
 leaves the state it is given untouched.
 """
 
-import random
-
 from ..errors import IllegalDecision
 from .cards import HAND_SIZE, ROW_COUNT, ROW_LIMIT, deck
-from .core import cheapest_row, row_heads, target_row
+from .core import cheapest_row, row_heads
+from .dealing import draw, round_key
 from .options import normalize_options
 from .state import State
 
@@ -50,15 +49,6 @@ def new_game(*, players, options, seed):
     return state
 
 
-def round_rng(seed, round_no):
-    """The random generator of one round's deal, derived from (seed, round) only.
-
-    A string seed goes through SHA-512 in `random.Random`, which is stable across Python
-    versions and processes (unlike `hash`), so a game replays exactly anywhere.
-    """
-    return random.Random(f"nimmt/{seed}/{round_no}")
-
-
 def _open_round(s, events):
     """Deal round `s.round` into the fresh state `s` (RULES §1.2, or the §1.7 draft)."""
     players = s.players
@@ -79,7 +69,8 @@ def _open_round(s, events):
         s.start_rows = ()
         s.start_hands = ()
     else:
-        dealt = round_rng(s.seed, s.round).sample(cards, HAND_SIZE * players + ROW_COUNT)
+        # RULES 1.2: ten cards each, then four face up; the rest stays unused.
+        dealt = draw(round_key(s.seed, s.round, "deal"), cards, HAND_SIZE * players + ROW_COUNT)
         s.phase = "select"
         s.pool = ()
         s.hands = tuple(
@@ -99,7 +90,7 @@ def _close_draft(s):
         rows = s.pool
     else:
         # Four cards drawn at random from those nobody picked.
-        rows = round_rng(s.seed, s.round).sample(s.pool, ROW_COUNT)
+        rows = draw(round_key(s.seed, s.round, "rows"), s.pool, ROW_COUNT)
     s.rows = tuple((card,) for card in rows)
     s.pool = ()
     s.phase = "select"
@@ -116,7 +107,7 @@ def to_act(state):
     if phase == "select":
         return [seat for seat, card in enumerate(state.selections) if not card]
     if phase == "choose_row":
-        return [state.pending[0][1]]
+        return [state.chooser]
     if phase == "draft":
         return [state.to_pick]
     return []
@@ -134,7 +125,7 @@ def legal(state, seat):
     if phase == "select":
         return [{"type": "select", "card": card} for card in state.hands[seat]]
     if phase == "choose_row":
-        if seat != state.pending[0][1]:
+        if seat != state.chooser:
             return []
         return [{"type": "row", "row": index} for index in range(len(state.rows))]
     if phase == "draft":
@@ -183,10 +174,11 @@ def result(state):
 
 # --- applying a decision -----------------------------------------------------------------
 #
-# The benchmark (docs/benchmarks.md) wants ten thousand random rounds a second through
-# this function, i.e. about two microseconds a decision. Hence the inlined selection and
-# the local variables below; the rules are still exactly
-# RULES §1.3-1.6, cited where they are encoded.
+# The benchmark (docs/benchmarks.md) asks for ten thousand random rounds a second through
+# `apply`: some sixty decisions a round, so a few microseconds each, most of which go to
+# allocating the new state. Hence one copy per decision, few temporary objects, and the
+# placing rule of RULES §1.4 written out inline below (the same rule as
+# `core.target_row`, which the tests compare it with).
 
 
 def apply(state, seat, decision):
@@ -203,19 +195,28 @@ def apply(state, seat, decision):
         if state.phase != "select":
             raise IllegalDecision(f"nothing is expected from seat {seat} now")
         card = decision.get("card")
-        if type(card) is not int:
+        if card.__class__ is not int:
             raise IllegalDecision(f"a card is a whole number, not {card!r}")
         if card not in state.hands[seat]:
             raise IllegalDecision(f"card {card} is not in your hand")
-        selections = state.selections
         # RULES 1.3: a seat may select again, replacing its choice, until all have chosen.
-        selections = selections[:seat] + (card,) + selections[seat + 1 :]
+        selections = list(state.selections)
+        selections[seat] = card
         new = state.copy()
         new.version = state.version + 1
-        new.selections = selections
-        events = [{"type": "selected", "seat": seat}]
-        if 0 not in selections:
-            _reveal(new, events)
+        if 0 in selections:
+            new.selections = tuple(selections)
+            return new, [{"type": "selected", "seat": seat}]
+        # The last selection: every card is revealed at once (RULES 1.3) and leaves its hand.
+        events = [{"type": "selected", "seat": seat}, {"type": "revealed", "cards": selections}]
+        new.selections = selections = tuple(selections)
+        hands = []
+        for hand, played in zip(state.hands, selections, strict=False):
+            index = hand.index(played)
+            hands.append(hand[:index] + hand[index + 1 :])
+        new.hands = tuple(hands)
+        new.pending = tuple(sorted(selections))
+        _resolve(new, events)
         return new, events
     if kind == "row":
         return _choose_row(state, seat, decision.get("row"))
@@ -227,60 +228,65 @@ def apply(state, seat, decision):
     raise IllegalDecision(f"unknown decision type {kind!r} (select, row or pick)")
 
 
-def _reveal(s, events):
-    """Every seat has selected: reveal at once, then resolve lowest first (RULES §1.3)."""
-    selections = s.selections
-    events.append({"type": "revealed", "cards": list(selections)})
-    hands = []
-    for hand, card in zip(s.hands, selections, strict=False):
-        index = hand.index(card)
-        hands.append(hand[:index] + hand[index + 1 :])
-    s.hands = tuple(hands)
-    s.pending = tuple(sorted(zip(selections, range(len(selections)), strict=False)))
-    _resolve(s, events)
-
-
 def _choose_row(state, seat, row):
-    if state.phase != "choose_row" or state.pending[0][1] != seat:
+    if state.phase != "choose_row" or state.chooser != seat:
         raise IllegalDecision("it is not your turn to choose a row")
     if type(row) is not int or not 0 <= row < len(state.rows):
         raise IllegalDecision(f"row {row} does not exist (rows are 0 to {len(state.rows) - 1})")
     new = state.copy()
     new.version = state.version + 1
     new.choices = state.choices + ((seat, row),)
-    new.phase = "select"
     events = []
     _resolve(new, events, chosen=row)
     return new, events
 
 
 def _resolve(s, events, chosen=-1):
-    """Place `s.pending` lowest first until a too-low card needs its player (RULES §1.4).
+    """Place the pending cards lowest first, until a too-low card needs its player.
 
-    With `chosen`, the first pending card is the too-low card whose player chose that row.
+    With `chosen`, the first pending card is a too-low card whose player chose that row.
     """
     pending = s.pending
+    selections = s.selections
     rows = list(s.rows)
     piles = s.piles
     live = s.options["live_scores"]
     append = events.append
-    position = 0
-    for card, seat in pending:
+    placed = 0
+    for card in pending:
+        seat = selections.index(card)
         if chosen >= 0:
             index = chosen
             chosen = -1
-            too_low = True
+            takes = True  # RULES 1.4: a too-low card takes the row its player chose
         else:
-            index = target_row(rows, card)
+            # RULES 1.4: the row whose last card is the highest still lower than `card`.
+            # Unrolled over the four rows (RULES 1.2): this runs for every card played.
+            index = -1
+            best = rows[0][-1]
+            if best < card:
+                index = 0
+            else:
+                best = 0
+            last = rows[1][-1]
+            if best < last < card:
+                index = 1
+                best = last
+            last = rows[2][-1]
+            if best < last < card:
+                index = 2
+                best = last
+            last = rows[3][-1]
+            if best < last < card:
+                index = 3
             if index < 0:
-                # RULES 1.4: the player chooses now, seeing the rows as they stand.
+                # RULES 1.4: too low; its player chooses now, seeing the rows as they stand.
                 s.phase = "choose_row"
                 append({"type": "choosing", "seat": seat, "card": card})
                 break
-            too_low = False
-        row = rows[index]
-        # RULES 1.4: a too-low card takes its chosen row whole; a 6th card takes the five.
-        if too_low or len(row) == ROW_LIMIT:
+            takes = len(rows[index]) == ROW_LIMIT  # RULES 1.4: the 6th card takes the five
+        if takes:
+            row = rows[index]
             piles = piles[:seat] + (piles[seat] + row,) + piles[seat + 1 :]
             rows[index] = (card,)
             append(
@@ -294,21 +300,20 @@ def _resolve(s, events, chosen=-1):
                 }
             )
         else:
-            rows[index] = row + (card,)
+            rows[index] = rows[index] + (card,)
         append({"type": "placed", "seat": seat, "card": card, "row": index})
-        position += 1
-    s.pending = pending[position:]
+        placed += 1
     s.rows = tuple(rows)
     s.piles = piles
-    if position == len(pending):
-        _end_turn(s, events)
-
-
-def _end_turn(s, events):
-    s.turns = s.turns + ((s.selections, s.choices),)
-    s.selections = (0,) * s.players
-    s.choices = ()
+    if placed < len(pending):
+        s.pending = pending[placed:]
+        return
+    # The turn is over.
     s.phase = "select"
+    s.pending = ()
+    s.turns = s.turns + ((selections, s.choices),)
+    s.selections = (0,) * len(selections)
+    s.choices = ()
     if len(s.turns) == HAND_SIZE:  # RULES 1.5: every hand is empty after ten turns
         _end_round(s, events)
 

@@ -13,8 +13,9 @@ Fields (seats 0-based, rounds and turns 1-based):
 - `hands`: the cards each seat still holds, a sorted tuple per seat
 - `selections`: per seat, the card selected this turn or 0 for none yet. While cards
   are being placed ("choose_row") it holds the whole turn's revealed cards.
-- `pending`: revealed `(card, seat)` pairs not yet placed, lowest first; in "choose_row"
-  the first one is the too-low card whose player must choose a row (RULES §1.4)
+- `pending`: revealed cards not yet placed, lowest first (their seats are found in
+  `selections`); in "choose_row" the first one is the too-low card whose player must
+  choose a row (RULES §1.4)
 - `choices`: `(seat, row)` pairs chosen so far this turn
 - `turns`: this round's finished turns, each `(cards per seat, choices)`
 - `piles`: the cards each seat took this round (its penalty pile, RULES §1.5)
@@ -105,7 +106,7 @@ class State:
     def chooser(self):
         if self.phase != "choose_row":
             return None
-        return self.pending[0][1]
+        return self.selections.index(self.pending[0])
 
     def __eq__(self, other):
         if not isinstance(other, State):

@@ -49,7 +49,7 @@ def view(state, seat):
         "selected": [bool(card) for card in selections],
         "my_selection": my_selection,
         "revealed": list(selections) if placing else None,
-        "resolving": [card for card, _ in state.pending],
+        "resolving": list(state.pending),
         "chooser": state.chooser,
         "piles": piles,
         "round_scores": [list(scores) for scores in state.round_scores],
