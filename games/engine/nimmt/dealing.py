@@ -20,13 +20,10 @@ def draw(key, cards, count):
     """
     words = struct.unpack(f"<{count}Q", hashlib.shake_256(key.encode()).digest(8 * count))
     cards = list(cards)
-    left = len(cards)  # cards not drawn yet: positions i .. i + left - 1
-    i = 0
-    for word in words:
-        j = i + word % left
+    size = len(cards)
+    for i, word in enumerate(words):
+        j = i + word % (size - i)  # one of the cards not drawn yet, positions i .. size - 1
         cards[i], cards[j] = cards[j], cards[i]
-        i += 1
-        left -= 1
     return cards[:count]
 
 
