@@ -29,11 +29,12 @@ def signup(request):
 
 def profile(request, username):
     from games.rendering import player_games
+    from leagues.selectors import player_profile
 
     player = get_object_or_404(User, username=username, is_active=True)
-    return render(
-        request, "accounts/profile.html", {"player": player, "games": player_games(player)}
-    )
+    context = {"player": player, "games": player_games(player)}
+    context.update(player_profile(player=player, viewer=request.user))
+    return render(request, "accounts/profile.html", context)
 
 
 @login_required

@@ -3,9 +3,15 @@
 import secrets
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
+
+from leagues.scoring import START_MU, START_SIGMA
 
 
 def new_invite_code() -> str:
@@ -39,6 +45,15 @@ class League(models.Model):
     def get_absolute_url(self):
         return reverse("league", args=[self.slug])
 
+    def get_invite_url(self):
+        return reverse("league_invite", args=[self.invite_code])
+
+    def is_admin(self, user) -> bool:
+        """Site superusers and the league's own admins run the league."""
+        if not user.is_authenticated:
+            return False
+        return user.is_superuser or self.admins.filter(pk=user.pk).exists()
+
 
 class Season(models.Model):
     class Ranking(models.TextChoices):
@@ -71,6 +86,37 @@ class Season(models.Model):
     def __str__(self):
         return f"{self.league} — {self.name}"
 
+    def clean(self):
+        try:
+            parse_points(self.placement_points)
+        except ValueError:
+            raise ValidationError(
+                {"placement_points": _("Write whole numbers separated by commas, e.g. 6,5,3,1,0.")}
+            ) from None
+        if self.ends_on and self.ends_on < self.starts_on:
+            raise ValidationError({"ends_on": _("A season cannot end before it starts.")})
+
+    def points_table(self) -> tuple[int, ...]:
+        return parse_points(self.placement_points)
+
+    @property
+    def is_open(self) -> bool:
+        """Open for new league tables: not closed, and today is within its dates."""
+        today = timezone.localdate()
+        return (
+            not self.closed
+            and self.starts_on <= today
+            and (self.ends_on is None or today <= self.ends_on)
+        )
+
+
+def parse_points(text: str) -> tuple[int, ...]:
+    """Read "6,5,3,1,0" as (6, 5, 3, 1, 0); ValueError on anything but whole numbers ≥ 0."""
+    points = tuple(int(part) for part in text.replace(" ", "").split(",") if part != "")
+    if not points or any(value < 0 for value in points):
+        raise ValueError(text)
+    return points
+
 
 class Membership(models.Model):
     class Status(models.TextChoices):
@@ -93,3 +139,279 @@ class Membership(models.Model):
 
     def __str__(self):
         return f"{self.user} @ {self.league}"
+
+
+# --- standings: what the league keeps of each finished game ------------------------------
+
+
+class LeagueGame(models.Model):
+    """A finished game as it entered its season: the unit that standings are made of.
+
+    Entries are ordered by primary key, which is the order they entered the league (under
+    the season's row lock); recomputing replays them in that order, so ratings, which
+    depend on the order of games, come out exactly as they were accumulated.
+    """
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="league_games")
+    game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="league_entry")
+    finished_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("league game")
+        verbose_name_plural = _("league games")
+        ordering = ["pk"]
+
+    def __str__(self):
+        return str(self.game)
+
+
+class Placing(models.Model):
+    """A member's line in a league game: heads, finishing place, and ratings after it."""
+
+    entry = models.ForeignKey(LeagueGame, on_delete=models.CASCADE, related_name="placings")
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="placings")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="placings"
+    )
+    finished_at = models.DateTimeField()
+    seat = models.PositiveSmallIntegerField()
+    heads = models.PositiveIntegerField(_("heads"))
+    rounds = models.PositiveSmallIntegerField(_("rounds"))
+    # 1 is first; equal totals share the place (RULES §1.6), bots included.
+    place = models.PositiveSmallIntegerField(_("place"))
+    won = models.BooleanField(_("won"))
+    points = models.PositiveSmallIntegerField(_("placement points"))
+    # The ratings after this game: in the season, and over all of the player's games.
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    overall_mu = models.FloatField()
+    overall_sigma = models.FloatField()
+
+    class Meta:
+        verbose_name = _("placing")
+        verbose_name_plural = _("placings")
+        ordering = ["entry_id", "seat"]
+        indexes = [models.Index(fields=["user", "entry"])]
+        constraints = [
+            models.UniqueConstraint(fields=["entry", "user"], name="one_placing_per_game")
+        ]
+
+    def __str__(self):
+        return f"{self.user} #{self.place} ({self.heads})"
+
+
+class Standing(models.Model):
+    """A member's running totals in a season, updated as each game enters it.
+
+    Kept so that the standings page reads one row per player instead of adding up every
+    game of the season on each request.
+    """
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="standings")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="standings"
+    )
+    games = models.PositiveIntegerField(_("games"), default=0)
+    rounds = models.PositiveIntegerField(_("rounds"), default=0)
+    heads = models.PositiveIntegerField(_("heads"), default=0)
+    wins = models.PositiveIntegerField(_("wins"), default=0)
+    points = models.PositiveIntegerField(_("placement points"), default=0)
+    mu = models.FloatField(default=START_MU)
+    sigma = models.FloatField(default=START_SIGMA)
+    last_played = models.DateTimeField(_("last played"), null=True, blank=True)
+    # The latest games, oldest first, as [heads, rounds] pairs: the trend chart.
+    trend = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        verbose_name = _("standing")
+        verbose_name_plural = _("standings")
+        constraints = [
+            models.UniqueConstraint(fields=["season", "user"], name="one_standing_per_season")
+        ]
+
+    def __str__(self):
+        return f"{self.user} @ {self.season}"
+
+    @property
+    def rating(self) -> float:
+        return conservative(self.mu, self.sigma)
+
+
+class PlayerRating(models.Model):
+    """A player's rating over all of their league games, every league and season."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_rating"
+    )
+    mu = models.FloatField(default=START_MU)
+    sigma = models.FloatField(default=START_SIGMA)
+    games = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("overall rating")
+        verbose_name_plural = _("overall ratings")
+
+    def __str__(self):
+        return f"{self.user}: {self.rating:.1f}"
+
+    @property
+    def rating(self) -> float:
+        return conservative(self.mu, self.sigma)
+
+
+def conservative(mu: float, sigma: float) -> float:
+    """The rating shown: one can be fairly sure the player's skill is at least this."""
+    return mu - 3 * sigma
+
+
+# --- club evenings and tournaments ----------------------------------------------------------
+
+
+class SeatingMethod(models.TextChoices):
+    RANDOM = "random", _("Random")
+    STANDING = "standing", _("By standing")
+
+
+class ClubEvent(models.Model):
+    """What evenings and tournaments share: who came, and how their tables are seated."""
+
+    season = models.ForeignKey(Season, on_delete=models.PROTECT, verbose_name=_("season"))
+    date = models.DateField(_("date"))
+    place = models.CharField(_("place"), max_length=120, blank=True)
+    players = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, verbose_name=_("present players")
+    )
+    seating = models.CharField(
+        _("seating method"),
+        max_length=10,
+        choices=SeatingMethod.choices,
+        default=SeatingMethod.RANDOM,
+        help_text=_(
+            "By standing, players of similar rank meet. Both avoid repeat opponents where they can."
+        ),
+    )
+    table_size = models.PositiveSmallIntegerField(
+        _("players per table"),
+        default=4,
+        validators=[MinValueValidator(2), MaxValueValidator(10)],
+    )
+    threshold = models.PositiveSmallIntegerField(
+        _("threshold (heads)"),
+        default=66,
+        validators=[MinValueValidator(1), MaxValueValidator(500)],
+    )
+    game_rounds = models.PositiveSmallIntegerField(
+        _("rounds per game"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(20)],
+        help_text=_("Leave empty to play each game to the threshold."),
+    )
+
+    class Meta:
+        abstract = True
+
+    @property
+    def league(self):
+        return self.season.league
+
+    def table_options(self) -> dict:
+        if self.game_rounds:
+            return {"end": "rounds", "rounds": self.game_rounds}
+        return {"end": "threshold", "threshold": self.threshold}
+
+
+class Evening(ClubEvent):
+    """A club session: a date, a place, who came and the games they played."""
+
+    notes = models.TextField(_("notes"), blank=True)
+
+    class Meta:
+        verbose_name = _("club evening")
+        verbose_name_plural = _("club evenings")
+        ordering = ["-date", "-pk"]
+        default_related_name = "evenings"
+
+    def __str__(self):
+        return _("Evening of %(date)s") % {"date": date_format(self.date)}
+
+    def get_absolute_url(self):
+        return reverse("league_evening", args=[self.season.league.slug, self.pk])
+
+
+class Tournament(ClubEvent):
+    name = models.CharField(_("name"), max_length=80)
+    rounds = models.PositiveSmallIntegerField(
+        _("number of rounds"), default=3, validators=[MinValueValidator(1)]
+    )
+    duplicate = models.BooleanField(
+        _("duplicate"),
+        default=False,
+        help_text=_(
+            "Every table of a round plays the same deals, so luck cancels out. Every table "
+            "then has the same number of players."
+        ),
+    )
+
+    class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        ordering = ["-date", "-pk"]
+        default_related_name = "tournaments"
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("league_tournament", args=[self.season.league.slug, self.pk])
+
+
+class SeatedTable(models.Model):
+    """A table of an event's round, as the seating generated it."""
+
+    round = models.PositiveSmallIntegerField(_("round"))
+    number = models.PositiveSmallIntegerField(_("table number"))
+
+    class Meta:
+        abstract = True
+        ordering = ["round", "number"]
+
+
+class EveningTable(SeatedTable):
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="seated_tables")
+    table = models.OneToOneField(
+        "games.Table", on_delete=models.CASCADE, related_name="evening_slot"
+    )
+
+    class Meta(SeatedTable.Meta):
+        verbose_name = _("evening table")
+        verbose_name_plural = _("evening tables")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["evening", "round", "number"], name="one_evening_table_per_number"
+            )
+        ]
+
+    def __str__(self):
+        return str(self.table)
+
+
+class TournamentTable(SeatedTable):
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="seated_tables"
+    )
+    table = models.OneToOneField(
+        "games.Table", on_delete=models.CASCADE, related_name="tournament_slot"
+    )
+
+    class Meta(SeatedTable.Meta):
+        verbose_name = _("tournament table")
+        verbose_name_plural = _("tournament tables")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "round", "number"], name="one_tournament_table_per_number"
+            )
+        ]
+
+    def __str__(self):
+        return str(self.table)

@@ -1,8 +1,30 @@
-"""Writes of the league app. Called by games.services inside its transactions."""
+"""Writes of the league app: memberships, results entering seasons, seatings.
 
+`check_can_sit` and `game_finished` are called by games.services inside its own
+transactions; everything else is called by views, the admin and management commands.
+"""
+
+import random
+import secrets
+from collections import defaultdict
+
+from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from leagues.models import Membership
+from leagues import scoring, seating
+from leagues.models import (
+    LeagueGame,
+    Membership,
+    Placing,
+    PlayerRating,
+    Season,
+    SeatingMethod,
+    Standing,
+    Tournament,
+)
+
+BATCH = 2000
 
 
 class LeagueError(Exception):
@@ -12,15 +34,408 @@ class LeagueError(Exception):
         self.message = message
 
 
+# --- memberships -------------------------------------------------------------------------
+
+
 def check_can_sit(*, table, user) -> None:
-    """A league table seats only active members of its league."""
+    """A league table seats only active members of its league, while its season is open."""
     if table.season_id is None:
         return
+    season = table.season
+    if season.closed:
+        raise LeagueError("season_closed", _("This season is closed."))
     if not Membership.objects.filter(
-        league_id=table.season.league_id, user=user, status=Membership.Status.ACTIVE
+        league_id=season.league_id, user=user, status=Membership.Status.ACTIVE
     ).exists():
         raise LeagueError("not_member", _("Only members of this league can sit at this table."))
 
 
+def membership_request(*, league, user, invite_code: str = "") -> Membership:
+    """Join a league: at once with its invitation link, otherwise when an admin approves."""
+    with transaction.atomic():
+        membership, _created = Membership.objects.select_for_update().get_or_create(
+            league=league, user=user
+        )
+        invited = bool(invite_code) and secrets.compare_digest(invite_code, league.invite_code)
+        if invited and membership.status != Membership.Status.ACTIVE:
+            membership.status = Membership.Status.ACTIVE
+            membership.save(update_fields=["status"])
+    return membership
+
+
+def membership_approve(*, memberships) -> int:
+    """Let waiting players in; returns how many were approved."""
+    return Membership.objects.filter(
+        pk__in=[m.pk for m in memberships], status=Membership.Status.PENDING
+    ).update(status=Membership.Status.ACTIVE)
+
+
+def membership_leave(*, league, user) -> None:
+    Membership.objects.filter(league=league, user=user).delete()
+
+
+def season_close(*, season) -> Season:
+    """No new league tables in a closed season; its standings stay as they are."""
+    with transaction.atomic():
+        season = Season.objects.select_for_update().get(pk=season.pk)
+        if not season.closed:
+            season.closed = True
+            if season.ends_on is None:
+                season.ends_on = max(timezone.localdate(), season.starts_on)
+            season.save(update_fields=["closed", "ends_on"])
+    return season
+
+
+# --- results -----------------------------------------------------------------------------
+
+
+def _outcomes(score_rows, seat_rows) -> dict[int, scoring.Outcome]:
+    """Outcomes by game id, from score-sheet rows (game, round, seat, heads) and seat rows
+    (game, position, user or None)."""
+    totals = defaultdict(lambda: defaultdict(int))
+    rounds = defaultdict(set)
+    for game_id, round_number, seat, heads in score_rows:
+        totals[game_id][seat] += heads
+        rounds[game_id].add(round_number)
+    users = defaultdict(dict)
+    for game_id, position, user_id in seat_rows:
+        users[game_id][position] = user_id
+    outcomes = {}
+    for game_id, by_seat in totals.items():
+        seats = range(max(max(by_seat), max(users[game_id], default=0)) + 1)
+        outcomes[game_id] = scoring.Outcome(
+            totals=tuple(by_seat.get(seat, 0) for seat in seats),
+            rounds=len(rounds[game_id]),
+            users=tuple(users[game_id].get(seat) for seat in seats),
+        )
+    return outcomes
+
+
+def _score_rows(**where):
+    from games.models import RoundScore
+
+    return RoundScore.objects.filter(**where).values_list("game_id", "round", "seat", "heads")
+
+
+def _seat_rows(**where):
+    from games.models import Seat
+
+    return Seat.objects.filter(**where).values_list("table__game__id", "position", "user_id")
+
+
+def _tally(standing: Standing) -> scoring.Tally:
+    return scoring.Tally(
+        games=standing.games,
+        rounds=standing.rounds,
+        heads=standing.heads,
+        wins=standing.wins,
+        points=standing.points,
+        mu=standing.mu,
+        sigma=standing.sigma,
+        last_played=standing.last_played,
+        trend=list(standing.trend),
+    )
+
+
+TALLY_FIELDS = [
+    "games",
+    "rounds",
+    "heads",
+    "wins",
+    "points",
+    "mu",
+    "sigma",
+    "last_played",
+    "trend",
+]
+
+
+def _set_tally(standing: Standing, tally: scoring.Tally) -> Standing:
+    for name in TALLY_FIELDS:
+        setattr(standing, name, getattr(tally, name))
+    return standing
+
+
+def _placing(entry: LeagueGame, line: scoring.Line, overall: tuple[float, float]) -> Placing:
+    return Placing(
+        entry=entry,
+        season_id=entry.season_id,
+        user_id=line.user,
+        finished_at=entry.finished_at,
+        seat=line.seat,
+        heads=line.heads,
+        rounds=line.rounds,
+        place=line.place,
+        won=line.won,
+        points=line.points,
+        mu=line.mu,
+        sigma=line.sigma,
+        overall_mu=overall[0],
+        overall_sigma=overall[1],
+    )
+
+
 def game_finished(*, game) -> None:
-    """Enter a finished league game into its season. Runs in the transaction ending it."""
+    """Enter a finished league game into its season, once. Runs in the transaction ending it.
+
+    Locks the season row first, so that a season's games enter one at a time, in the
+    order of their entries' primary keys; then the players' overall ratings, by user id
+    (the same order everywhere, so two seasons' games cannot deadlock). Calling it again
+    for the same game changes nothing.
+    """
+    season_id = game.table.season_id
+    if season_id is None or game.finished_at is None:
+        return
+    with transaction.atomic():
+        season = Season.objects.select_for_update().get(pk=season_id)
+        if LeagueGame.objects.filter(game=game).exists():
+            return
+        outcome = _outcomes(_score_rows(game=game), _seat_rows(table_id=game.table_id)).get(game.pk)
+        if outcome is None:  # no round was scored: nothing to enter
+            return
+        users = [user for _seat, user in scoring.members(outcome)]
+        standings = {
+            s.user_id: s
+            for s in Standing.objects.select_for_update().filter(season=season, user_id__in=users)
+        }
+        ratings = _locked_ratings(users)
+        entry = LeagueGame.objects.create(season=season, game=game, finished_at=game.finished_at)
+
+        tallies = {user: _tally(standing) for user, standing in standings.items()}
+        lines = scoring.enter(
+            outcome, tallies=tallies, points_table=season.points_table(), when=entry.finished_at
+        )
+        overall = {user: (rating.mu, rating.sigma) for user, rating in ratings.items()}
+        scoring.enter_overall(outcome, ratings=overall)
+
+        Placing.objects.bulk_create(_placing(entry, line, overall[line.user]) for line in lines)
+        changed = [_set_tally(standings[user], tallies[user]) for user in standings]
+        Standing.objects.bulk_update(changed, TALLY_FIELDS)
+        Standing.objects.bulk_create(
+            _set_tally(Standing(season=season, user_id=user), tallies[user])
+            for user in users
+            if user not in standings
+        )
+        for user, rating in ratings.items():
+            rating.mu, rating.sigma = overall[user]
+            rating.games += 1
+        PlayerRating.objects.bulk_update(ratings.values(), ["mu", "sigma", "games"])
+
+
+def _locked_ratings(users: list[int]) -> dict[int, PlayerRating]:
+    PlayerRating.objects.bulk_create(
+        [PlayerRating(user_id=user) for user in users], ignore_conflicts=True
+    )
+    rows = PlayerRating.objects.select_for_update().filter(user_id__in=users).order_by("user_id")
+    return {rating.user_id: rating for rating in rows}
+
+
+def season_recompute(*, season) -> int:
+    """Rebuild a season's standings and ratings from the score sheets of its games.
+
+    Games enter again in the order they first entered (a finished game that never
+    entered comes last, in the order games finished), through the same `scoring.enter`
+    as game by game, so the result is exactly what was accumulated. Overall ratings are
+    replayed over every league's games, since this season's games are part of them.
+    Returns the number of games.
+    """
+    from games.models import Game
+
+    with transaction.atomic():
+        season = Season.objects.select_for_update().get(pk=season.pk)
+        list(PlayerRating.objects.select_for_update().order_by("user_id"))
+        missing = (
+            Game.objects.filter(
+                table__season=season, finished_at__isnull=False, league_entry__isnull=True
+            )
+            .order_by("finished_at", "pk")
+            .values_list("pk", "finished_at")
+        )
+        LeagueGame.objects.bulk_create(
+            [LeagueGame(season=season, game_id=pk, finished_at=when) for pk, when in missing],
+            batch_size=BATCH,
+        )
+        entries = list(LeagueGame.objects.filter(season=season).order_by("pk"))
+        outcomes = _outcomes(
+            _score_rows(game__table__season=season, game__finished_at__isnull=False),
+            _seat_rows(table__season=season, table__game__finished_at__isnull=False),
+        )
+        others = defaultdict(list)
+        for placing in (
+            Placing.objects.exclude(season=season)
+            .order_by("entry_id", "seat")
+            .only("entry_id", "user_id", "heads", "overall_mu", "overall_sigma")
+        ):
+            others[placing.entry_id].append(placing)
+
+        tallies: dict[int, scoring.Tally] = {}
+        overall: dict[int, tuple[float, float]] = {}
+        games_played: dict[int, int] = defaultdict(int)
+        points_table = season.points_table()
+        placings, stale = [], []
+        ours = iter(entries)
+        theirs = iter(sorted(others))
+        entry, other = next(ours, None), next(theirs, None)
+        while entry is not None or other is not None:
+            if other is None or (entry is not None and entry.pk < other):
+                outcome = outcomes.get(entry.game_id)
+                if outcome is not None:
+                    lines = scoring.enter(
+                        outcome, tallies=tallies, points_table=points_table, when=entry.finished_at
+                    )
+                    scoring.enter_overall(outcome, ratings=overall)
+                    for line in lines:
+                        games_played[line.user] += 1
+                        placings.append(_placing(entry, line, overall[line.user]))
+                entry = next(ours, None)
+            else:
+                rows = others[other]
+                replay = scoring.Outcome(
+                    totals=tuple(p.heads for p in rows),
+                    rounds=0,
+                    users=tuple(p.user_id for p in rows),
+                )
+                scoring.enter_overall(replay, ratings=overall)
+                for p in rows:
+                    games_played[p.user_id] += 1
+                    if (p.overall_mu, p.overall_sigma) != overall[p.user_id]:
+                        p.overall_mu, p.overall_sigma = overall[p.user_id]
+                        stale.append(p)
+                other = next(theirs, None)
+
+        Placing.objects.filter(season=season).delete()
+        Placing.objects.bulk_create(placings, batch_size=BATCH)
+        Placing.objects.bulk_update(stale, ["overall_mu", "overall_sigma"], batch_size=BATCH)
+        Standing.objects.filter(season=season).delete()
+        Standing.objects.bulk_create(
+            [_set_tally(Standing(season=season, user_id=u), t) for u, t in tallies.items()],
+            batch_size=BATCH,
+        )
+        PlayerRating.objects.exclude(user_id__in=list(overall)).delete()
+        PlayerRating.objects.bulk_create(
+            [
+                PlayerRating(user_id=user, mu=mu, sigma=sigma, games=games_played[user])
+                for user, (mu, sigma) in overall.items()
+            ],
+            update_conflicts=True,
+            unique_fields=["user"],
+            update_fields=["mu", "sigma", "games"],
+            batch_size=BATCH,
+        )
+    return len(entries)
+
+
+# --- seating club evenings and tournaments ---------------------------------------------------
+
+
+def seating_generate(*, event, seed: int | None = None) -> list:
+    """Seat the present players of an evening or tournament for its next round.
+
+    Creates the tables, ready to play: the season's league tables with every player in
+    their seat (the first one seated may start the game). In a duplicate tournament every
+    table of the round gets the same `deal_seed`, so every table plays the same deals.
+    Returns the new tables.
+    """
+    from games import services as game_services
+    from games.models import Table
+
+    rng = random.Random(seed) if seed is not None else random.SystemRandom()
+    with transaction.atomic():
+        # The event row lock keeps two admins from seating the same round twice.
+        event = type(event).objects.select_for_update().get(pk=event.pk)
+        season = event.season
+        if season.closed:
+            raise LeagueError("season_closed", _("This season is closed."))
+        slots = list(event.seated_tables.select_related("table").prefetch_related("table__seats"))
+        last_round = max((slot.round for slot in slots), default=0)
+        is_tournament = isinstance(event, Tournament)
+        if is_tournament and last_round >= event.rounds:
+            raise LeagueError("all_seated", _("Every round of this tournament is seated."))
+        playing = [
+            s for s in slots if s.round == last_round and s.table.status != Table.Status.FINISHED
+        ]
+        if playing:
+            raise LeagueError(
+                "round_not_over",
+                _("Round %(round)s is not over yet.") % {"round": last_round},
+            )
+        players = {user.pk: user for user in event.players.all()}
+        members = set(
+            Membership.objects.filter(
+                league_id=season.league_id,
+                user_id__in=list(players),
+                status=Membership.Status.ACTIVE,
+            ).values_list("user_id", flat=True)
+        )
+        outsiders = sorted(u.shown_name for pk, u in players.items() if pk not in members)
+        if outsiders:
+            raise LeagueError(
+                "not_member",
+                _("Not members of the league: %(names)s.") % {"names": ", ".join(outsiders)},
+            )
+        duplicate = is_tournament and event.duplicate
+        try:
+            sizes = seating.table_sizes(len(players), event.table_size, equal=duplicate)
+        except seating.SeatingError:
+            if len(players) < 2:
+                message = _("At least two present players are needed.")
+            else:
+                message = _(
+                    "In duplicate, every table has %(size)s players: %(count)s present "
+                    "players cannot be seated so."
+                ) % {"size": event.table_size, "count": len(players)}
+            raise LeagueError("bad_count", message) from None
+        met = seating.meetings(
+            [seat.user_id for seat in slot.table.seats.all() if seat.user_id] for slot in slots
+        )
+        ranks = None
+        if event.seating == SeatingMethod.STANDING:
+            ranks = _ranks(event, list(players), rng, is_tournament and last_round > 0)
+        groups = seating.plan(sorted(players), sizes, met=met, ranks=ranks, rng=rng)
+        deal_seed = rng.randrange(1, 2**62) if duplicate else None
+        round_number = last_round + 1
+        tables: list[Table] = []
+        for number, group in enumerate(groups, start=1):
+            try:
+                table = game_services.table_create(
+                    user=players[group[0]],
+                    seats_count=len(group),
+                    options=event.table_options(),
+                    name=_table_name(event, round_number, number),
+                    season=season,
+                    deal_seed=deal_seed,
+                    creator_sits=False,
+                )
+                for user_id in group:
+                    game_services.seat_join(table_id=table.pk, user=players[user_id])
+            except game_services.ServiceError as error:
+                raise LeagueError(error.code, error.message) from None
+            event.seated_tables.create(round=round_number, number=number, table=table)
+            tables.append(table)
+    return tables
+
+
+def _table_name(event, round_number: int, number: int) -> str:
+    label = event.name if isinstance(event, Tournament) else _("Evening")
+    name = _("%(event)s, round %(round)s, table %(table)s") % {
+        "event": label,
+        "round": round_number,
+        "table": number,
+    }
+    return name[:60]
+
+
+def _ranks(event, players: list[int], rng, by_tournament: bool) -> dict[int, int]:
+    """0 for the best of the present players, by the tournament's standings once it has
+    results, else by the season's; players without a result come last, in random order."""
+    from leagues import selectors
+
+    if by_tournament:
+        order = [row.user.pk for row in selectors.tournament_standings(tournament=event)]
+    else:
+        order = [row.user.pk for row in selectors.season_standings(season=event.season)]
+    present = set(players)
+    ranked = [pk for pk in order if pk in present]
+    rest = sorted(present - set(ranked))
+    rng.shuffle(rest)
+    return {pk: index for index, pk in enumerate(ranked + rest)}

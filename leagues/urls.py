@@ -4,4 +4,11 @@ from leagues import views
 
 urlpatterns = [
     path("", views.league_list, name="league_list"),
+    path("invite/<str:code>/", views.invite, name="league_invite"),
+    path("<slug:slug>/", views.league, name="league"),
+    path("<slug:slug>/standings.csv", views.standings_csv, name="league_standings_csv"),
+    path("<slug:slug>/join/", views.join, name="league_join"),
+    path("<slug:slug>/leave/", views.leave, name="league_leave"),
+    path("<slug:slug>/tournaments/<int:pk>/", views.tournament, name="league_tournament"),
+    path("<slug:slug>/evenings/<int:pk>/", views.evening, name="league_evening"),
 ]

@@ -1,5 +1,222 @@
-from django.shortcuts import render
+import csv
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from leagues import selectors, services
+from leagues.models import Evening, League, Membership, Season, Tournament
+
+COLUMNS = [
+    ("rank", gettext_lazy("Rank")),
+    ("player", gettext_lazy("Player")),
+    ("games", gettext_lazy("Games")),
+    ("rounds", gettext_lazy("Rounds")),
+    ("heads", gettext_lazy("Heads")),
+    ("mean", gettext_lazy("Heads per round")),
+    ("wins", gettext_lazy("Wins")),
+    ("win_rate", gettext_lazy("Win rate")),
+    ("points", gettext_lazy("Points")),
+    ("rating", gettext_lazy("Rating")),
+    ("last_played", gettext_lazy("Last played")),
+]
 
 
 def league_list(request):
-    return render(request, "leagues/league_list.html")
+    leagues = selectors.leagues_for(request.user).order_by("name")
+    return render(request, "leagues/league_list.html", {"leagues": leagues})
+
+
+def _visible_league(request, slug) -> tuple[League, str | None]:
+    league = get_object_or_404(League, slug=slug)
+    status = selectors.membership_status(league, request.user)
+    return league, status
+
+
+def _chosen_season(request, seasons: list[Season]) -> Season | None:
+    wanted = request.GET.get("season", "")
+    chosen = next((s for s in seasons if str(s.pk) == wanted), None)
+    return chosen or selectors.current_season(seasons)
+
+
+def _chosen_sort(request) -> tuple[str, bool | None]:
+    sort = request.GET.get("sort", "rank")
+    if sort not in selectors.SORTS:
+        sort = "rank"
+    order = request.GET.get("order")
+    return sort, {"asc": False, "desc": True}.get(order)
+
+
+def _columns(season: Season, sort: str, descending: bool | None) -> list[dict]:
+    """Header links: a click sorts by a column, best first; a second click reverses."""
+    columns = []
+    for key, label in COLUMNS:
+        if key == "points" and season.ranking != Season.Ranking.PLACEMENT:
+            continue
+        natural = selectors.SORTS[key]
+        current = key == sort
+        shown_descending = (natural if descending is None else descending) if current else None
+        next_descending = (not shown_descending) if current else natural
+        query = {"season": season.pk, "sort": key, "order": "desc" if next_descending else "asc"}
+        columns.append(
+            {
+                "key": key,
+                "label": label,
+                "href": "?" + urlencode(query),
+                "current": current,
+                "aria": ("descending" if shown_descending else "ascending") if current else "",
+                "num": key not in ("player", "last_played"),
+            }
+        )
+    return columns
+
+
+def league(request, slug):
+    league, status = _visible_league(request, slug)
+    visible = league.is_public or status == Membership.Status.ACTIVE
+    seasons = list(league.seasons.all())
+    season = _chosen_season(request, seasons)
+    sort, descending = _chosen_sort(request)
+    context = {
+        "league": league,
+        "status": status,
+        "visible": visible,
+        "is_admin": league.is_admin(request.user),
+        "seasons": seasons,
+        "season": season,
+        "rows": [],
+    }
+    if visible and season is not None:
+        context.update(
+            {
+                "rows": selectors.season_standings(season=season, sort=sort, descending=descending),
+                "columns": _columns(season, sort, descending),
+                "tournaments": list(season.tournaments.all()),
+                "evenings": list(season.evenings.all()[:10]),
+            }
+        )
+    return render(request, "leagues/league.html", context)
+
+
+def standings_csv(request, slug):
+    league, status = _visible_league(request, slug)
+    if not (league.is_public or status == Membership.Status.ACTIVE):
+        raise Http404
+    season = _chosen_season(request, list(league.seasons.all()))
+    if season is None:
+        raise Http404
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = (
+        f'attachment; filename="{league.slug}-standings-{season.pk}.csv"'
+    )
+    writer = csv.writer(response)
+    writer.writerow(
+        [
+            _("rank"),
+            _("player"),
+            _("username"),
+            _("games"),
+            _("rounds"),
+            _("heads"),
+            _("heads per round"),
+            _("wins"),
+            _("win rate"),
+            _("placement points"),
+            _("rating"),
+            "mu",
+            "sigma",
+            _("last played"),
+        ]
+    )
+    for row in selectors.season_standings(season=season):
+        writer.writerow(
+            [
+                row.rank or "",
+                row.player,
+                row.user.username,
+                row.games,
+                row.rounds,
+                row.heads,
+                f"{row.mean:.3f}",
+                row.wins,
+                f"{row.win_rate:.3f}",
+                row.points,
+                f"{row.rating:.2f}",
+                f"{row.standing.mu:.4f}",
+                f"{row.standing.sigma:.4f}",
+                row.last_played.isoformat() if row.last_played else "",
+            ]
+        )
+    return response
+
+
+@login_required
+@require_POST
+def join(request, slug):
+    league = get_object_or_404(League, slug=slug)
+    membership = services.membership_request(league=league, user=request.user)
+    if membership.status == Membership.Status.ACTIVE:
+        messages.success(request, _("You are a member of %(league)s.") % {"league": league})
+    else:
+        messages.success(
+            request,
+            _("Your request to join %(league)s is waiting for its admins.") % {"league": league},
+        )
+    return redirect(league)
+
+
+@login_required
+@require_POST
+def leave(request, slug):
+    league = get_object_or_404(League, slug=slug)
+    services.membership_leave(league=league, user=request.user)
+    messages.success(request, _("You left %(league)s.") % {"league": league})
+    return redirect(league)
+
+
+@login_required
+def invite(request, code):
+    league = get_object_or_404(League, invite_code=code)
+    if request.method == "POST":
+        services.membership_request(league=league, user=request.user, invite_code=code)
+        messages.success(request, _("Welcome to %(league)s!") % {"league": league})
+        return redirect(league)
+    status = selectors.membership_status(league, request.user)
+    return render(request, "leagues/invite.html", {"league": league, "status": status})
+
+
+def _event_or_404(request, slug, model, pk):
+    league, status = _visible_league(request, slug)
+    if not (league.is_public or status == Membership.Status.ACTIVE):
+        raise Http404
+    event = get_object_or_404(model.objects.select_related("season__league"), pk=pk)
+    if event.season.league_id != league.pk:
+        raise Http404
+    return league, event
+
+
+def tournament(request, slug, pk):
+    league, event = _event_or_404(request, slug, Tournament, pk)
+    context = {
+        "league": league,
+        "event": event,
+        "rows": selectors.tournament_standings(tournament=event),
+        "rounds": selectors.event_rounds(event),
+    }
+    return render(request, "leagues/tournament.html", context)
+
+
+def evening(request, slug, pk):
+    league, event = _event_or_404(request, slug, Evening, pk)
+    context = {
+        "league": league,
+        "event": event,
+        "players": sorted(event.players.all(), key=lambda u: u.shown_name.casefold()),
+        "rounds": selectors.event_rounds(event),
+    }
+    return render(request, "leagues/evening.html", context)

@@ -1,0 +1,135 @@
+"""How a finished game counts in a league: places, points, wins and ratings.
+
+Plain values in, plain values out, no database: the game-by-game path
+(`services.game_finished`) and the recompute from the score sheets
+(`services.season_recompute`) both go through `enter`, so they cannot disagree.
+"""
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from openskill.models import PlackettLuce
+
+MODEL = PlackettLuce()
+START_MU = MODEL.mu
+START_SIGMA = MODEL.sigma
+# Games kept on a standing row for its trend chart.
+TREND_LENGTH = 12
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A finished game as its score sheet tells it."""
+
+    totals: tuple[int, ...]  # heads per seat
+    rounds: int
+    users: tuple[int | None, ...]  # the member at each seat, None for a bot
+
+
+@dataclass
+class Tally:
+    """A member's running totals in a season (what a `Standing` row stores)."""
+
+    games: int = 0
+    rounds: int = 0
+    heads: int = 0
+    wins: int = 0
+    points: int = 0
+    mu: float = START_MU
+    sigma: float = START_SIGMA
+    last_played: datetime | None = None
+    trend: list = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One member's line in one game (what a `Placing` row stores)."""
+
+    user: int
+    seat: int
+    heads: int
+    rounds: int
+    place: int
+    won: bool
+    points: int
+    mu: float
+    sigma: float
+
+
+def places(totals) -> list[int]:
+    """RULES §1.6: fewer heads ranks higher, equal totals share the place (1, 1, 3…)."""
+    return [1 + sum(other < total for other in totals) for total in totals]
+
+
+def points_for(place: int, table: tuple[int, ...]) -> int:
+    return table[place - 1] if place <= len(table) else 0
+
+
+def rate(ratings: list[tuple[float, float]], heads: list[int]) -> list[tuple[float, float]]:
+    """Plackett–Luce update of (mu, sigma) pairs from one game's heads (fewer is better).
+
+    A game with a single rated player tells nothing about skill: ratings stay as they are.
+    """
+    if len(ratings) < 2:
+        return list(ratings)
+    teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in ratings]
+    rated = MODEL.rate(teams, ranks=list(heads))
+    return [(team[0].mu, team[0].sigma) for team in rated]
+
+
+def members(outcome: Outcome) -> list[tuple[int, int]]:
+    """(seat, user) of every seat a member held: bots are left out of standings."""
+    return [(seat, user) for seat, user in enumerate(outcome.users) if user is not None]
+
+
+def enter(
+    outcome: Outcome,
+    *,
+    tallies: dict[int, Tally],
+    points_table: tuple[int, ...],
+    when: datetime,
+) -> list[Line]:
+    """Add a game to a season's tallies (creating missing ones); return the members' lines.
+
+    Places and wins are counted among all seats, bots included: a bot that takes fewer
+    heads than you did beat you. Ratings are updated among the members only.
+    """
+    placed = places(outcome.totals)
+    seated = members(outcome)
+    for _seat, user in seated:
+        tallies.setdefault(user, Tally())
+    after = rate(
+        [(tallies[user].mu, tallies[user].sigma) for _seat, user in seated],
+        [outcome.totals[seat] for seat, _user in seated],
+    )
+    lines = []
+    for (seat, user), (mu, sigma) in zip(seated, after, strict=True):
+        heads = outcome.totals[seat]
+        place = placed[seat]
+        points = points_for(place, points_table)
+        tally = tallies[user]
+        tally.games += 1
+        tally.rounds += outcome.rounds
+        tally.heads += heads
+        tally.wins += place == 1
+        tally.points += points
+        tally.mu, tally.sigma = mu, sigma
+        if tally.last_played is None or when > tally.last_played:
+            tally.last_played = when
+        tally.trend = [*tally.trend, [heads, outcome.rounds]][-TREND_LENGTH:]
+        lines.append(Line(user, seat, heads, outcome.rounds, place, place == 1, points, mu, sigma))
+    return lines
+
+
+def enter_overall(
+    outcome: Outcome, *, ratings: dict[int, tuple[float, float]]
+) -> dict[int, tuple[float, float]]:
+    """Update the ratings over all of the members' games; return each member's new one."""
+    seated = members(outcome)
+    after = rate(
+        [ratings.get(user, (START_MU, START_SIGMA)) for _seat, user in seated],
+        [outcome.totals[seat] for seat, _user in seated],
+    )
+    changed = {user: rating for (_seat, user), rating in zip(seated, after, strict=True)}
+    ratings.update(changed)
+    return changed

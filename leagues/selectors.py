@@ -1,0 +1,349 @@
+"""Reads of the league app: standings, tournament results, a player's league figures.
+
+The season standings read the stored `Standing` rows (one per member and season, kept
+up to date as games end): one query however many games the season holds.
+"""
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Count, F, Q
+from django.utils import timezone
+
+from leagues import scoring
+from leagues.models import League, Membership, Placing, Season, Standing, conservative
+
+# Sortable columns of the standings, and which way each one reads best first.
+SORTS = {
+    "rank": False,
+    "player": False,
+    "games": True,
+    "rounds": True,
+    "heads": False,
+    "mean": False,
+    "wins": True,
+    "win_rate": True,
+    "points": True,
+    "rating": True,
+    "last_played": True,
+}
+
+
+@dataclass
+class StandingRow:
+    standing: Standing
+    rank: int | None = None
+
+    @property
+    def user(self):
+        return self.standing.user
+
+    @property
+    def player(self) -> str:
+        return self.standing.user.shown_name
+
+    @property
+    def games(self) -> int:
+        return self.standing.games
+
+    @property
+    def rounds(self) -> int:
+        return self.standing.rounds
+
+    @property
+    def heads(self) -> int:
+        return self.standing.heads
+
+    @property
+    def wins(self) -> int:
+        return self.standing.wins
+
+    @property
+    def points(self) -> int:
+        return self.standing.points
+
+    @property
+    def last_played(self) -> datetime | None:
+        return self.standing.last_played
+
+    @property
+    def mean(self) -> float:
+        return self.standing.heads / self.standing.rounds if self.standing.rounds else 0.0
+
+    @property
+    def win_rate(self) -> float:
+        return self.standing.wins / self.standing.games if self.standing.games else 0.0
+
+    @property
+    def rating(self) -> float:
+        return self.standing.rating
+
+    @property
+    def trend(self) -> list[float]:
+        """Heads per round of the latest games, oldest first."""
+        return [heads / rounds for heads, rounds in self.standing.trend if rounds]
+
+
+def ranking_key(season: Season):
+    """What ranks a season's players, smaller first, by its ranking method."""
+    method = season.ranking
+    if method == Season.Ranking.TOTAL_HEADS:
+        return lambda row: row.heads
+    if method == Season.Ranking.PLACEMENT:
+        return lambda row: -row.points
+    if method == Season.Ranking.RATING:
+        return lambda row: -row.rating
+    return lambda row: row.mean
+
+
+def season_standings(
+    *, season: Season, sort: str = "rank", descending: bool | None = None
+) -> list[StandingRow]:
+    """Every player of the season; those with enough games ranked, sharing equal ranks.
+
+    Players below the season's minimum of games follow the ranked ones, unranked.
+    """
+    rows = [
+        StandingRow(standing)
+        for standing in Standing.objects.filter(season=season).select_related("user")
+    ]
+    key = ranking_key(season)
+
+    def order(row):
+        return (key(row), -row.games, row.player.casefold())
+
+    ranked = sorted((r for r in rows if r.games >= season.min_games), key=order)
+    unranked = sorted((r for r in rows if r.games < season.min_games), key=order)
+    previous = None
+    for index, row in enumerate(ranked, start=1):
+        value = key(row)
+        row.rank = previous.rank if previous and key(previous) == value else index
+        previous = row
+    rows = ranked + unranked
+    if sort in SORTS and sort != "rank":
+        best_first = SORTS[sort] if descending is None else descending
+        rows = _sorted_by(rows, sort, best_first)
+    elif sort == "rank" and descending:
+        rows = ranked[::-1] + unranked
+    return rows
+
+
+def _sorted_by(rows, column: str, descending: bool):
+    if column == "player":
+        return sorted(rows, key=lambda r: r.player.casefold(), reverse=descending)
+    present = [r for r in rows if getattr(r, column) is not None]
+    missing = [r for r in rows if getattr(r, column) is None]
+    present.sort(key=lambda r: getattr(r, column), reverse=descending)
+    return present + missing
+
+
+def league_visible(league: League, user) -> bool:
+    """A public league's standings are for everyone; a members-only one's for members."""
+    return league.is_public or membership_status(league, user) == Membership.Status.ACTIVE
+
+
+def membership_status(league: League, user) -> str | None:
+    if not user.is_authenticated:
+        return None
+    if user.is_superuser:
+        return Membership.Status.ACTIVE
+    return (
+        Membership.objects.filter(league=league, user=user).values_list("status", flat=True).first()
+    )
+
+
+def current_season(seasons: list[Season]) -> Season | None:
+    """The season shown by default: the latest open one, else the latest."""
+    return next((s for s in seasons if s.is_open), seasons[0] if seasons else None)
+
+
+def leagues_for(user):
+    """The leagues listed to a user: public ones and their own."""
+    leagues = League.objects.annotate(
+        members=Count("memberships", filter=Q(memberships__status=Membership.Status.ACTIVE))
+    )
+    if user.is_authenticated:
+        return leagues.filter(Q(is_public=True) | Q(memberships__user=user)).distinct()
+    return leagues.filter(is_public=True)
+
+
+def seasons_open_for(user):
+    """Open seasons of the leagues the user is an active member of: league tables' seasons."""
+    today = timezone.localdate()
+    return (
+        Season.objects.filter(
+            closed=False,
+            starts_on__lte=today,
+            league__memberships__user=user,
+            league__memberships__status=Membership.Status.ACTIVE,
+        )
+        .filter(Q(ends_on__isnull=True) | Q(ends_on__gte=today))
+        .select_related("league")
+        .order_by("league__name", "-starts_on")
+    )
+
+
+# --- tournaments ---------------------------------------------------------------------------
+
+
+@dataclass
+class TournamentRow:
+    user: object
+    games: int = 0
+    heads: int = 0
+    points: int = 0
+    wins: int = 0
+    rank: int | None = None
+
+
+def tournament_standings(*, tournament) -> list[TournamentRow]:
+    """Players of a tournament's finished games: fewest heads first, then most placement
+    points (the season's table) as the tie-break; equal on both share the rank."""
+    points_table = tournament.season.points_table()
+    rows: dict[int, TournamentRow] = {}
+    slots = tournament.seated_tables.select_related("table__game").prefetch_related(
+        "table__seats__user"
+    )
+    for slot in slots:
+        game = getattr(slot.table, "game", None)
+        if game is None or not game.result or game.finished_at is None:
+            continue
+        totals = game.result["totals"]
+        placed = scoring.places(totals)
+        for seat in slot.table.seats.all():
+            if not seat.user_id or seat.position >= len(totals):
+                continue
+            row = rows.setdefault(seat.user_id, TournamentRow(user=seat.user))
+            row.games += 1
+            row.heads += totals[seat.position]
+            row.points += scoring.points_for(placed[seat.position], points_table)
+            row.wins += placed[seat.position] == 1
+    ordered = sorted(rows.values(), key=lambda r: (r.heads, -r.points, r.user.shown_name))
+    for index, row in enumerate(ordered, start=1):
+        before = ordered[index - 2] if index > 1 else None
+        same = before and (before.heads, before.points) == (row.heads, row.points)
+        row.rank = before.rank if same else index
+    return ordered
+
+
+def event_rounds(event) -> list[tuple[int, list[dict]]]:
+    """An evening's or tournament's tables, round by round: who sat, and their heads."""
+    rounds = defaultdict(list)
+    slots = event.seated_tables.select_related("table__game").prefetch_related("table__seats__user")
+    for slot in slots:
+        game = getattr(slot.table, "game", None)
+        result = game.result if game is not None and game.finished_at else None
+        players = []
+        for seat in slot.table.seats.all():
+            heads = None
+            if result and seat.position < len(result["totals"]):
+                heads = result["totals"][seat.position]
+            won = bool(result) and seat.position in result["winners"]
+            players.append({"name": seat.name, "heads": heads, "won": won})
+        rounds[slot.round].append({"number": slot.number, "table": slot.table, "players": players})
+    return sorted(rounds.items())
+
+
+# --- a player's figures, for the profile page ---------------------------------------------------
+
+
+def player_leagues(*, player, viewer) -> list[dict]:
+    """The player's leagues the viewer may see, with their place in the current season."""
+    memberships = (
+        Membership.objects.filter(user=player, status=Membership.Status.ACTIVE)
+        .select_related("league")
+        .prefetch_related("league__seasons")
+        .order_by("league__name")
+    )
+    found = []
+    for membership in memberships:
+        league = membership.league
+        if not league_visible(league, viewer):
+            continue
+        season = current_season(list(league.seasons.all()))
+        row = None
+        if season is not None:
+            standings = season_standings(season=season)
+            row = next((r for r in standings if r.user.pk == player.pk), None)
+            ranked = sum(r.rank is not None for r in standings)
+        found.append(
+            {"league": league, "season": season, "row": row, "ranked": ranked if season else 0}
+        )
+    return found
+
+
+def player_rating_history(*, player, limit: int = 200) -> list[float]:
+    """The conservative overall rating after each of the player's latest league games."""
+    pairs = list(
+        Placing.objects.filter(user=player)
+        .order_by("-entry_id")
+        .values_list("overall_mu", "overall_sigma")[:limit]
+    )
+    return [conservative(mu, sigma) for mu, sigma in reversed(pairs)]
+
+
+def player_game_figures(*, player, limit: int = 200) -> dict:
+    """Heads per round of the player's latest finished games, and the best and worst."""
+    from games.models import Seat
+
+    seats = (
+        Seat.objects.filter(user=player, table__game__finished_at__isnull=False)
+        .order_by("-table__game__finished_at")
+        .values_list(
+            "position", "table_id", "table__name", "table__game__finished_at", "table__game__result"
+        )[:limit]
+    )
+    games = []
+    for position, table_id, name, finished_at, result in seats:
+        if not result or not result.get("rounds"):
+            continue
+        rounds = len(result["rounds"])
+        total = result["totals"][position]
+        games.append(
+            {
+                "table_id": table_id,
+                "name": name,
+                "finished_at": finished_at,
+                "heads": total,
+                "rounds": rounds,
+                "per_round": total / rounds,
+                "won": position in result.get("winners", ()),
+            }
+        )
+    games.reverse()
+    by_score = sorted(games, key=lambda g: (g["per_round"], -g["rounds"]))
+    return {
+        "heads_per_round": [g["per_round"] for g in games],
+        "best_games": by_score[:3],
+        "worst_games": by_score[3:][-3:][::-1],
+    }
+
+
+def player_cards_taken(*, player, limit: int = 8) -> list[dict]:
+    """The cards the player picked up most often, over all their games."""
+    from games.models import TakenCard
+
+    return list(
+        TakenCard.objects.filter(
+            game__table__seats__user=player, game__table__seats__position=F("seat")
+        )
+        .values("card", "heads")
+        .annotate(times=Count("id"))
+        .order_by("-times", "card")[:limit]
+    )
+
+
+def player_profile(*, player, viewer) -> dict:
+    """Everything the league part of a profile page shows (accounts.views.profile)."""
+    figures = player_game_figures(player=player)
+    overall = getattr(player, "league_rating", None) if player.pk else None
+    return {
+        "league_rows": player_leagues(player=player, viewer=viewer),
+        "overall_rating": overall,
+        "rating_history": player_rating_history(player=player),
+        "heads_per_round": figures["heads_per_round"],
+        "best_games": figures["best_games"],
+        "worst_games": figures["worst_games"],
+        "cards_taken": player_cards_taken(player=player),
+    }

@@ -1,0 +1,87 @@
+"""Leagues with members, and finished games whose score sheets the tests write."""
+
+import datetime
+import itertools
+
+import pytest
+from django.utils import timezone
+
+from games.models import Game, RoundScore, Seat, Table
+from leagues import services
+from leagues.models import League, Membership, Season
+
+_clock = itertools.count()
+
+
+@pytest.fixture
+def club(alice, bob, make_player):
+    """The Club league: Alice, Bob, Carol and Dave are members; Alice runs it."""
+    league = League.objects.create(name="Club", slug="club")
+    carol = make_player("carol", display_name="Carol")
+    dave = make_player("dave", display_name="Dave")
+    for user in (alice, bob, carol, dave):
+        Membership.objects.create(league=league, user=user, status=Membership.Status.ACTIVE)
+    league.admins.add(alice)
+    return league
+
+
+@pytest.fixture
+def season(club):
+    return Season.objects.create(
+        league=club,
+        name="2026",
+        starts_on=timezone.localdate() - datetime.timedelta(days=30),
+        min_games=1,
+    )
+
+
+@pytest.fixture
+def carol(club):
+    return club.memberships.get(user__username="carol").user
+
+
+@pytest.fixture
+def dave(club):
+    return club.memberships.get(user__username="dave").user
+
+
+def finished_game(season, players, rounds, *, enter=True):
+    """A league game that ended with this score sheet: `rounds` lists heads per seat.
+
+    `players` are users, or a bot name for a bot's seat. The game enters the league the
+    way games.services ends a game, unless `enter` is False.
+    """
+    creator = next(p for p in players if not isinstance(p, str))
+    table = Table.objects.create(
+        created_by=creator,
+        seats_count=len(players),
+        options={"end": "rounds", "rounds": len(rounds)},
+        season=season,
+        status=Table.Status.FINISHED,
+    )
+    for position, player in enumerate(players):
+        if isinstance(player, str):
+            Seat.objects.create(table=table, position=position, bot=player)
+        else:
+            Seat.objects.create(table=table, position=position, user=player)
+    totals = [sum(r[seat] for r in rounds) for seat in range(len(players))]
+    best = min(totals)
+    game = Game.objects.create(
+        table=table,
+        seed=1,
+        state={},
+        finished_at=timezone.now() + datetime.timedelta(seconds=next(_clock)),
+        result={
+            "rounds": rounds,
+            "totals": totals,
+            "winners": [seat for seat, total in enumerate(totals) if total == best],
+        },
+    )
+    RoundScore.objects.bulk_create(
+        RoundScore(game=game, round=number, seat=seat, heads=heads)
+        for number, scores in enumerate(rounds, start=1)
+        for seat, heads in enumerate(scores)
+    )
+    if enter:
+        services.game_finished(game=game)
+    return game
