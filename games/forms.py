@@ -56,6 +56,23 @@ class TableForm(forms.Form):
         help_text=_("A private table is joined through its invite link."),
     )
     show_played = forms.BooleanField(label=_("Show the cards played this round"), required=False)
+    season = forms.ModelChoiceField(
+        label=_("League game"),
+        queryset=None,
+        required=False,
+        empty_label=_("No: a friendly game"),
+        help_text=_("A league game counts in the season's standings; only members sit."),
+    )
+
+    def __init__(self, *args, user=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        from leagues.selectors import seasons_open_for
+
+        seasons = seasons_open_for(user) if user is not None else None
+        if seasons is None or not seasons.exists():
+            del self.fields["season"]
+        else:
+            self.fields["season"].queryset = seasons
 
     def options(self) -> dict:
         data = self.cleaned_data

@@ -20,7 +20,7 @@ def _access_or_404(request, table_id):
 
 @login_required
 def lobby(request):
-    form = TableForm(request.POST or None)
+    form = TableForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
         try:
             table = services.table_create(
@@ -31,6 +31,7 @@ def lobby(request):
                 is_public=form.cleaned_data["is_public"],
                 show_played=form.cleaned_data["show_played"],
                 name=form.cleaned_data["name"],
+                season=form.cleaned_data.get("season"),
             )
         except services.ServiceError as error:
             form.add_error(None, error.message)
