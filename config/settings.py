@@ -7,6 +7,7 @@ be given, and a missing one stops the start-up with a message naming it.
 """
 
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -128,7 +129,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {"timeout": 20, "transaction_mode": "IMMEDIATE"}
     )
     # A file, not shared-cache memory, so that tests with threads see real SQLite locking.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
+    # One per process: test runs side by side must not share it.
+    DATABASES["default"]["TEST"] = {
+        "NAME": os.path.join(tempfile.gettempdir(), f"sixclub-test-{os.getpid()}.sqlite3")
+    }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:

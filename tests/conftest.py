@@ -30,6 +30,12 @@ def alice_client(client, alice):
 
 
 @pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    # Hashing strength is Django's business, not ours; the suite creates many accounts.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def _no_background_clock(settings):
     # Tests move time on themselves (games.clock.tick); a clock task would race them.
     settings.SIXCLUB_CLOCK = False
