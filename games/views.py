@@ -20,7 +20,7 @@ def _access_or_404(request, table_id):
 
 @login_required
 def lobby(request):
-    form = TableForm(request.POST or None, user=request.user)
+    form = TableForm(request.POST if request.method == "POST" else None, user=request.user)
     if request.method == "POST" and form.is_valid():
         try:
             table = services.table_create(
