@@ -1,5 +1,7 @@
 """Cards, heads and where a card goes: RULES §1.1, §1.3 and §1.4."""
 
+import random
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -166,3 +168,41 @@ def test_core_resolve_turn_matches_the_engine():
     # Card 3 is too low: by default the cheapest row (RULES 1.8), lowest index on a tie.
     assert rows == [[3], [37], [43, 44], [58, 80]]
     assert penalties == [0, 1, 0]
+
+
+def test_engine_and_fast_core_place_cards_alike():
+    # RULES 1.4 is encoded twice (inline in `apply`, and `core.target_row` for rollouts):
+    # re-playing every finished round of random games with the core gives the same scores.
+    for seed in range(60):
+        players = 2 + seed % 9
+        rng = random.Random(seed)
+        state = nimmt.new_game(players=players, options={"card_limit": seed % 2 == 0}, seed=seed)
+        while not nimmt.is_over(state):
+            seat = rng.choice(nimmt.to_act(state))
+            state, _ = nimmt.apply(state, seat, rng.choice(nimmt.legal(state, seat)))
+        for (rows, _hands, _picks, turns), scores in zip(
+            state.history, state.round_scores, strict=True
+        ):
+            table = [list(row) for row in rows]
+            penalties = [0] * players
+            for cards, choices in turns:
+                chosen = dict(choices)
+                core.resolve_turn(
+                    table,
+                    [(card, s) for s, card in enumerate(cards)],
+                    penalties,
+                    lambda _rows, _card, s, chosen=chosen: chosen[s],
+                )
+            assert penalties == list(scores)
+
+
+def test_core_deal_and_random_round():
+    # RULES 1.2 (deal) and 1.7 (card limit) in the fast core
+    rng = random.Random(3)
+    rows, hands = core.deal(rng, 5, card_limit=True)
+    assert sorted([row[0] for row in rows] + [c for hand in hands for c in hand]) == list(
+        range(1, 55)
+    )
+    assert all(hand == sorted(hand) and len(hand) == 10 for hand in hands)
+    penalties = core.random_round(rng, 5)
+    assert len(penalties) == 5 and all(p >= 0 for p in penalties)

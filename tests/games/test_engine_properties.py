@@ -25,7 +25,7 @@ PLAYERS = range(2, 11)
 GAMES = [
     (options, players, seed)
     for seed, (options, players) in enumerate(
-        itertools.islice(itertools.cycle(itertools.product(VARIANTS, PLAYERS)), 320)
+        itertools.islice(itertools.cycle(itertools.product(VARIANTS, PLAYERS)), 200)
     )
 ]
 
@@ -125,7 +125,7 @@ def test_random_game_keeps_every_invariant_and_replays(options, players, seed):
     assert again == state
 
 
-@pytest.mark.parametrize(("options", "players", "seed"), GAMES[::8])
+@pytest.mark.parametrize(("options", "players", "seed"), GAMES[::13])
 def test_dump_load_round_trip_at_every_step(options, players, seed):
     # docs/engines.md: state serialises to JSON and back exactly
     rng = random.Random(seed)
@@ -139,7 +139,7 @@ def test_dump_load_round_trip_at_every_step(options, players, seed):
     assert nimmt.load(json.loads(json.dumps(nimmt.dump(state)))) == state
 
 
-@pytest.mark.parametrize(("options", "players", "seed"), GAMES[::10])
+@pytest.mark.parametrize(("options", "players", "seed"), GAMES[::17])
 def test_views_are_json_and_never_show_other_hands(options, players, seed):
     # RULES 1.3: a seat's view holds its own hand only; a spectator's holds none
     rng = random.Random(seed)

@@ -60,10 +60,7 @@ def _target_row_any(rows, card):
 
 def row_heads(row):
     """Heads a player would take with this row."""
-    total = 0
-    for card in row:
-        total += HEADS[card]
-    return total
+    return sum(map(HEADS.__getitem__, row))
 
 
 def cheapest_row(rows):
@@ -84,16 +81,17 @@ def resolve_turn(rows, plays, penalties, choose_row=None):
     `choose_row(rows, card, seat)` answers for a too-low card, with the rows as they stand
     at that moment (§1.4); without it every player takes the cheapest row (§1.8).
     """
+    heads = HEADS.__getitem__
     for card, seat in sorted(plays):
         index = target_row(rows, card)
         if index < 0:
             index = cheapest_row(rows) if choose_row is None else choose_row(rows, card, seat)
-            penalties[seat] += row_heads(rows[index])
+            penalties[seat] += sum(map(heads, rows[index]))
             rows[index] = [card]
             continue
         row = rows[index]
         if len(row) == ROW_LIMIT:  # 6 qui prend: the five go to the penalty pile
-            penalties[seat] += row_heads(row)
+            penalties[seat] += sum(map(heads, row))
             rows[index] = [card]
         else:
             row.append(card)
@@ -101,8 +99,16 @@ def resolve_turn(rows, plays, penalties, choose_row=None):
 
 def deal(rng, players, card_limit=False):
     """A random deal (RULES §1.2): `(rows, hands)` as lists, hands sorted."""
+    rows, hands = _deal_in_random_order(rng, players, card_limit)
+    for hand in hands:
+        hand.sort()
+    return rows, hands
+
+
+def _deal_in_random_order(rng, players, card_limit):
+    # A random sample comes in random order, so each hand is also in a random order.
     dealt = rng.sample(deck(players, card_limit), HAND_SIZE * players + ROW_COUNT)
-    hands = [sorted(dealt[i : i + HAND_SIZE]) for i in range(0, HAND_SIZE * players, HAND_SIZE)]
+    hands = [dealt[i : i + HAND_SIZE] for i in range(0, HAND_SIZE * players, HAND_SIZE)]
     rows = [[card] for card in dealt[HAND_SIZE * players :]]
     return rows, hands
 
@@ -127,8 +133,8 @@ def play_out(rows, hands, penalties, pick=None, choose_row=None):
 
 
 def random_round(rng, players, card_limit=False):
-    """Deal and play one whole round at random; returns the heads each seat took."""
-    rows, hands = deal(rng, players, card_limit)
-    for hand in hands:
-        rng.shuffle(hand)
+    """Deal and play one whole round at random (too-low cards take the cheapest row);
+    returns the heads each seat took. Each seat plays its hand in the random order it
+    was dealt, which is uniformly random play."""
+    rows, hands = _deal_in_random_order(rng, players, card_limit)
     return play_out(rows, hands, [0] * players)

@@ -6,13 +6,18 @@ leaves the state it is given untouched.
 """
 
 from ..errors import IllegalDecision
-from .cards import HAND_SIZE, ROW_COUNT, ROW_LIMIT, deck
-from .core import cheapest_row, row_heads
+from .cards import HAND_SIZE, HEADS, HIGHEST, ROW_COUNT, ROW_LIMIT, deck
+from .core import cheapest_row
 from .dealing import draw, round_key
-from .options import normalize_options
+from .options import MAX_PLAYERS, normalize_options
 from .state import State
 
 KIND = "nimmt"
+
+# Tuples built once and shared (they are immutable): a row restarted by a card, and the
+# empty selections of a new turn. Fewer allocations is most of what makes `apply` fast.
+_ALONE = tuple((card,) for card in range(HIGHEST + 1))
+_NO_SELECTIONS = [(0,) * players for players in range(MAX_PLAYERS + 1)]
 
 
 # --- starting a game and a round -------------------------------------------------------
@@ -73,11 +78,9 @@ def _open_round(s, events):
         dealt = draw(round_key(s.seed, s.round, "deal"), cards, HAND_SIZE * players + ROW_COUNT)
         s.phase = "select"
         s.pool = ()
-        s.hands = tuple(
-            tuple(sorted(dealt[i : i + HAND_SIZE]))
-            for i in range(0, HAND_SIZE * players, HAND_SIZE)
-        )
-        s.rows = tuple((card,) for card in dealt[HAND_SIZE * players :])
+        dealt_hands = range(0, HAND_SIZE * players, HAND_SIZE)
+        s.hands = tuple([tuple(sorted(dealt[i : i + HAND_SIZE])) for i in dealt_hands])
+        s.rows = tuple([(card,) for card in dealt[HAND_SIZE * players :]])
         s.start_rows = s.rows
         s.start_hands = s.hands
     events.append({"type": "round_started", "round": s.round})
@@ -213,7 +216,10 @@ def apply(state, seat, decision):
         hands = []
         for hand, played in zip(state.hands, selections, strict=False):
             index = hand.index(played)
-            hands.append(hand[:index] + hand[index + 1 :])
+            if index == 0:
+                hands.append(hand[1:])
+            else:
+                hands.append(hand[:index] + hand[index + 1 :])
         new.hands = tuple(hands)
         new.pending = tuple(sorted(selections))
         _resolve(new, events)
@@ -287,8 +293,10 @@ def _resolve(s, events, chosen=-1):
             takes = len(rows[index]) == ROW_LIMIT  # RULES 1.4: the 6th card takes the five
         if takes:
             row = rows[index]
-            piles = piles[:seat] + (piles[seat] + row,) + piles[seat + 1 :]
-            rows[index] = (card,)
+            if piles.__class__ is tuple:
+                piles = list(piles)
+            piles[seat] += row
+            rows[index] = _ALONE[card]
             append(
                 {
                     "type": "took",
@@ -296,15 +304,15 @@ def _resolve(s, events, chosen=-1):
                     "row": index,
                     "cards": list(row),
                     # RULES 1.5: with live scores off, heads stay unannounced until round end.
-                    "heads": row_heads(row) if live else None,
+                    "heads": sum(map(HEADS.__getitem__, row)) if live else None,
                 }
             )
         else:
-            rows[index] = rows[index] + (card,)
+            rows[index] = rows[index] + _ALONE[card]
         append({"type": "placed", "seat": seat, "card": card, "row": index})
         placed += 1
     s.rows = tuple(rows)
-    s.piles = piles
+    s.piles = tuple(piles)
     if placed < len(pending):
         s.pending = pending[placed:]
         return
@@ -312,7 +320,7 @@ def _resolve(s, events, chosen=-1):
     s.phase = "select"
     s.pending = ()
     s.turns = s.turns + ((selections, s.choices),)
-    s.selections = (0,) * len(selections)
+    s.selections = _NO_SELECTIONS[len(selections)]
     s.choices = ()
     if len(s.turns) == HAND_SIZE:  # RULES 1.5: every hand is empty after ten turns
         _end_round(s, events)
@@ -320,9 +328,9 @@ def _resolve(s, events, chosen=-1):
 
 def _end_round(s, events):
     # RULES 1.5: a round's score is the heads in what each player took that round.
-    scores = tuple(row_heads(pile) for pile in s.piles)
+    scores = tuple([sum(map(HEADS.__getitem__, pile)) for pile in s.piles])
     s.round_scores = s.round_scores + (scores,)
-    s.totals = tuple(total + score for total, score in zip(s.totals, scores, strict=True))
+    s.totals = tuple(map(int.__add__, s.totals, scores))
     picks = s.picks if s.options["deal"] == "draft" else None
     s.history = s.history + ((s.start_rows, s.start_hands, picks, s.turns),)
     events.append({"type": "round_over", "round": s.round, "heads": list(scores)})
