@@ -5,6 +5,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# WebSocket frames over 64 KiB close the socket (docs/protocol.md).
+DAPHNE_ARGS ?= --websocket-max-message-size 65536
 
 .PHONY: run test install lint format messages bench clean
 
@@ -22,7 +24,7 @@ node_modules/.installed: package.json package-lock.json
 run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput --verbosity 0
-	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application
+	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) $(DAPHNE_ARGS) config.asgi:application
 
 test: install
 	$(PY) manage.py collectstatic --noinput --verbosity 0
