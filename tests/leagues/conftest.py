@@ -13,6 +13,12 @@ from leagues.models import League, Membership, Season
 _clock = itertools.count()
 
 
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    # Leagues need many players; the real hasher would spend most of the run hashing.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def club(alice, bob, make_player):
     """The Club league: Alice, Bob, Carol and Dave are members; Alice runs it."""
