@@ -35,12 +35,31 @@ async def close_all(code: int = SERVICE_RESTART) -> int:
     return len(consumers)
 
 
+def _let_daphne_send_service_restart() -> None:
+    """1012 is the IANA close code for "service restart", but autobahn's `sendClose` lets
+    an application use only 1000 and 3000-4999; send that one close frame directly."""
+    try:
+        from daphne.ws_protocol import WebSocketProtocol
+    except ImportError:  # not under daphne
+        return
+    original = WebSocketProtocol.serverClose
+
+    def server_close(self, code=None):
+        if code == SERVICE_RESTART:
+            self.sendCloseFrame(code=code, isReply=False)
+        else:
+            original(self, code)
+
+    WebSocketProtocol.serverClose = server_close
+
+
 def install(loop: asyncio.AbstractEventLoop) -> None:
     """Replace the SIGTERM handler of this (daphne) process. Call from its event loop."""
     global _installed
     if _installed:
         return
     _installed = True
+    _let_daphne_send_service_restart()
 
     async def stop():
         closed = await close_all()
