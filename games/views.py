@@ -51,76 +51,37 @@ def table(request, table_id):
     return render(request, f"games/{table.kind}/table.html", context)
 
 
-def _act(request, table_id, action):
-    """Run a seat/table service from a form; htmx gets the notice, others a redirect."""
-    try:
-        action()
-    except services.ServiceError as error:
+def _seat_action(service, **post_fields):
+    """A POST view running `service(table_id=, user=, ...)` on a table.
+
+    `post_fields` maps the service's keyword arguments to form fields; URL arguments (a
+    seat's position) pass through. htmx gets the `#notice` back, others a redirect.
+    """
+
+    @login_required
+    @require_POST
+    def view(request, table_id, **url_kwargs):
+        extra = {name: request.POST.get(field, "") for name, field in post_fields.items()}
+        try:
+            service(table_id=table_id, user=request.user, **url_kwargs, **extra)
+        except services.ServiceError as error:
+            if request.htmx:
+                context = {"code": error.code, "message": error.message}
+                return HttpResponse(render_to_string("games/notice.html", context))
+            messages.error(request, error.message)
         if request.htmx:
-            html = render_to_string(
-                "games/notice.html", {"code": error.code, "message": error.message}
-            )
-            return HttpResponse(html, status=200)
-        messages.error(request, error.message)
-    if request.htmx:
-        return HttpResponse(render_to_string("games/notice.html", {}))
-    return redirect("table", table_id=table_id)
+            return HttpResponse(render_to_string("games/notice.html", {}))
+        return redirect("table", table_id=table_id)
+
+    return view
 
 
-@login_required
-@require_POST
-def join(request, table_id):
-    invite = request.POST.get("invite", "")
-    return _act(
-        request,
-        table_id,
-        lambda: services.seat_join(table_id=table_id, user=request.user, invite_code=invite),
-    )
-
-
-@login_required
-@require_POST
-def leave(request, table_id):
-    return _act(
-        request, table_id, lambda: services.seat_remove(table_id=table_id, user=request.user)
-    )
-
-
-@login_required
-@require_POST
-def remove_seat(request, table_id, position):
-    return _act(
-        request,
-        table_id,
-        lambda: services.seat_remove(table_id=table_id, user=request.user, position=position),
-    )
-
-
-@login_required
-@require_POST
-def add_bot(request, table_id):
-    bot = request.POST.get("bot", "")
-    return _act(
-        request,
-        table_id,
-        lambda: services.seat_add_bot(table_id=table_id, user=request.user, bot=bot),
-    )
-
-
-@login_required
-@require_POST
-def start(request, table_id):
-    return _act(
-        request, table_id, lambda: services.table_start(table_id=table_id, user=request.user)
-    )
-
-
-@login_required
-@require_POST
-def back(request, table_id):
-    return _act(
-        request, table_id, lambda: services.seat_return(table_id=table_id, user=request.user)
-    )
+join = _seat_action(services.seat_join, invite_code="invite")
+leave = _seat_action(services.seat_remove)
+remove_seat = _seat_action(services.seat_remove)
+add_bot = _seat_action(services.seat_add_bot, bot="bot")
+start = _seat_action(services.table_start)
+back = _seat_action(services.seat_return)
 
 
 def _finished_game(request, table_id) -> Game:
