@@ -40,19 +40,27 @@ def public_rounds(players, rounds, options, use_legal):
         seed += 1
         state = new_game(players=players, options=options, seed=seed)
         while not is_over(state):
-            for seat in to_act(state):
-                if use_legal:
+            seats = to_act(state)
+            phase = state.phase
+            if use_legal:
+                for seat in seats:
                     decisions = legal(state, seat)
-                    decision = decisions[int(random_float() * len(decisions))]
-                elif state.phase == "select":
-                    hand = state.hands[seat]
-                    decision = SELECT[hand[int(random_float() * len(hand))]]
-                elif state.phase == "choose_row":
-                    decision = ROW[int(random_float() * 4)]
-                else:  # a draft pick
-                    pool = state.pool
-                    decision = {"type": "pick", "card": pool[int(random_float() * len(pool))]}
-                state, _ = apply(state, seat, decision)
+                    state, _ = apply(state, seat, decisions[int(random_float() * len(decisions))])
+            elif phase == "select":
+                # Hands do not change while a turn's cards are being selected.
+                hands = state.hands
+                for seat in seats:
+                    hand = hands[seat]
+                    card = hand[int(random_float() * len(hand))]
+                    state, _ = apply(state, seat, SELECT[card])
+            elif phase == "choose_row":
+                (seat,) = seats
+                state, _ = apply(state, seat, ROW[int(random_float() * 4)])
+            else:  # a draft pick
+                (seat,) = seats
+                pool = state.pool
+                card = pool[int(random_float() * len(pool))]
+                state, _ = apply(state, seat, {"type": "pick", "card": card})
         played += state.round
     return played / (time.process_time() - started)
 

@@ -82,8 +82,29 @@ def resolve_turn(rows, plays, penalties, choose_row=None):
     at that moment (§1.4); without it every player takes the cheapest row (§1.8).
     """
     heads = HEADS.__getitem__
+    four = len(rows) == ROW_COUNT
     for card, seat in sorted(plays):
-        index = target_row(rows, card)
+        if four:
+            # target_row, unrolled for the four rows: this is the innermost loop of a rollout.
+            index = -1
+            best = rows[0][-1]
+            if best < card:
+                index = 0
+            else:
+                best = 0
+            last = rows[1][-1]
+            if best < last < card:
+                index = 1
+                best = last
+            last = rows[2][-1]
+            if best < last < card:
+                index = 2
+                best = last
+            last = rows[3][-1]
+            if best < last < card:
+                index = 3
+        else:
+            index = _target_row_any(rows, card)
         if index < 0:
             index = cheapest_row(rows) if choose_row is None else choose_row(rows, card, seat)
             penalties[seat] += sum(map(heads, rows[index]))
