@@ -276,3 +276,25 @@ def test_draws_are_reproducible_distinct_and_spread():
     # Every card turns up as the first card drawn now and then (a coarse uniformity check).
     firsts = {draw(f"k/{n}", cards, 1)[0] for n in range(3000)}
     assert len(firsts) == 104
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"end": "rounds", "rounds": 4},
+        {"deal": "draft", "card_limit": True, "live_scores": False},
+    ],
+)
+def test_normalized_options_normalize_to_themselves(options):
+    # A table stores normalized options and starts its games from them again.
+    once = nimmt.normalize_options(options, 5)
+    assert nimmt.normalize_options(once, 5) == once
+    assert nimmt.new_game(players=5, options=once, seed=1).options == once
+
+
+def test_result_before_the_end_has_no_winner():
+    # RULES 1.6: winners only once the game is over
+    state = nimmt.new_game(players=3, options={}, seed=1)
+    assert nimmt.result(state) == {"rounds": [], "totals": [0, 0, 0], "winners": []}
+    assert not nimmt.is_over(state)
