@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -90,6 +91,9 @@ def league(request, slug):
         "seasons": seasons,
         "season": season,
         "rows": [],
+        "me": request.user.pk,
+        # Player pages are /players/<username>/: one reverse() rather than one a row.
+        "profiles": reverse("profile", args=["-"]).removesuffix("-/"),
     }
     if visible and season is not None:
         context.update(
