@@ -1,0 +1,226 @@
+"""The real server for end-to-end tests: daphne in a subprocess, on its own fresh database.
+
+These tests use no pytest-django database: they talk to the server over HTTP and
+WebSocket only, and read what the server stored through `manage.py shell` on the same
+`DATABASE_URL`. With `DATABASE_URL` on PostgreSQL a database `sixclub_live_<random>` is
+created on that server for the run and dropped afterwards; otherwise a SQLite file in a
+temporary folder. `REDIS_URL` is passed through, with a key prefix of the run's own so
+that runs sharing a Redis never hear each other's announcements.
+"""
+
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DAPHNE = Path(sys.executable).with_name("daphne")
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+START_TIMEOUT = 30
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _is_postgres(url: str) -> bool:
+    return urlsplit(url).scheme in {"postgres", "postgresql", "pgsql", "postgis"}
+
+
+def _with_database(url: str, name: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, parts.fragment))
+
+
+def _postgres_admin(url: str, statement: str) -> None:
+    """Run CREATE/DROP DATABASE on the server of `url` (outside a transaction, as required)."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True, connect_timeout=10) as connection:
+        connection.execute(statement)
+
+
+class DaphneServer:
+    """One daphne process serving `config.asgi:application` on a fixed port and database."""
+
+    def __init__(self, *, port: int, env: dict, folder: Path):
+        self.port = port
+        self.env = env
+        self.folder = folder
+        self.process: subprocess.Popen | None = None
+        self.starts = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    @property
+    def log_path(self) -> Path:
+        return self.folder / "daphne.log"
+
+    def manage(self, *args: str, timeout: float = 120) -> str:
+        done = subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+        if done.returncode != 0:
+            raise AssertionError(
+                f"manage.py {' '.join(args[:1])} failed ({done.returncode}):\n"
+                f"{done.stdout}\n{done.stderr}"
+            )
+        return done.stdout
+
+    def shell(self, code: str) -> str:
+        """Run Python in `manage.py shell` against the server's database; returns stdout."""
+        return self.manage("shell", "--no-imports", "-c", code)
+
+    def start(self) -> None:
+        assert self.process is None, "the server is already running"
+        self.starts += 1
+        log = self.log_path.open("a")
+        log.write(f"\n===== start {self.starts} =====\n")
+        log.flush()
+        self.process = subprocess.Popen(
+            [
+                str(DAPHNE),
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                # As in production (Makefile, docs/deploy.md): frames over 64 KiB close the socket.
+                "--websocket-max-message-size",
+                "65536",
+                "config.asgi:application",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        log.close()
+        self.wait_healthy()
+
+    def stop(self, *, kill: bool = False) -> None:
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL if kill else signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+        self.process = None
+
+    def restart(self, *, kill: bool = True) -> None:
+        """Stop the process (SIGKILL: no chance to clean up), then serve again, same port/DB."""
+        self.stop(kill=kill)
+        self.start()
+
+    def wait_healthy(self, timeout: float = START_TIMEOUT) -> None:
+        deadline = time.monotonic() + timeout
+        last = "no answer"
+        while time.monotonic() < deadline:
+            if self.process is not None and self.process.poll() is not None:
+                raise AssertionError(
+                    f"daphne exited with {self.process.returncode}:\n{self.log_tail()}"
+                )
+            try:
+                with urllib.request.urlopen(f"{self.url}/healthz", timeout=2) as response:
+                    if response.status == 200:
+                        return
+                    last = f"HTTP {response.status}"
+            except urllib.error.HTTPError as error:
+                last = f"HTTP {error.code}"
+            except OSError as error:
+                last = str(error)
+            time.sleep(0.1)
+        raise AssertionError(
+            f"/healthz did not answer 200 in {timeout} s ({last}):\n{self.log_tail()}"
+        )
+
+    def log_tail(self, lines: int = 40) -> str:
+        if not self.log_path.exists():
+            return ""
+        return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+
+
+@pytest.fixture(scope="module")
+def daphne_server(tmp_path_factory):
+    """A running daphne on a free port and a freshly migrated database of its own."""
+    folder = tmp_path_factory.mktemp("daphne")
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        DEBUG="1",
+        PYTHONUNBUFFERED="1",
+        LOG_LEVEL="INFO",
+    )
+    # The tests play as fast as the machine goes; the per-user message limit is for people.
+    env.setdefault("WS_RATE_BURST", "1000")
+    env.setdefault("WS_RATE_PER_MINUTE", "100000")
+    base_url = os.environ.get("DATABASE_URL", "")
+    database = None
+    if base_url and _is_postgres(base_url):
+        database = f"sixclub_live_{secrets.token_hex(6)}"
+        _postgres_admin(base_url, f'CREATE DATABASE "{database}"')
+        env["DATABASE_URL"] = _with_database(base_url, database)
+    else:
+        env["DATABASE_URL"] = f"sqlite:///{folder / 'live.sqlite3'}"
+    if os.environ.get("REDIS_URL"):
+        env["REDIS_PREFIX"] = f"sixclub_live_{secrets.token_hex(6)}"
+    server = DaphneServer(port=_free_port(), env=env, folder=folder)
+    try:
+        server.manage("migrate", "--noinput", "--verbosity", "0")
+        server.start()
+        yield server
+    finally:
+        server.stop(kill=True)
+        if database:
+            _postgres_admin(base_url, f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+
+
+@pytest.fixture
+async def chromium():
+    """Debian's Chromium driven by Playwright (its own browser download is not used)."""
+    message = "Chromium is missing: apt-get install chromium"
+    if not CHROMIUM.exists():
+        if os.environ.get("SIXCLUB_REQUIRE_BROWSER") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS
+        )
+        try:
+            yield browser
+        finally:
+            await browser.close()
