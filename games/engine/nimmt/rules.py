@@ -1,8 +1,7 @@
 """6 qui prend ! as pure functions: a state and a decision in, a new state and events out.
 
 Everything RULES §1 says about dealing, drafting, selecting, placing, taking, scoring and
-ending is encoded here (placing itself through `core.target_row`). Every public function
-leaves the state it is given untouched.
+ending is encoded here. Every public function leaves the state it is given untouched.
 """
 
 from ..errors import IllegalDecision
@@ -177,11 +176,11 @@ def result(state):
 
 # --- applying a decision -----------------------------------------------------------------
 #
-# The benchmark (docs/benchmarks.md) asks for ten thousand random rounds a second through
-# `apply`: some sixty decisions a round, so a few microseconds each, most of which go to
-# allocating the new state. Hence one copy per decision, few temporary objects, and the
-# placing rule of RULES §1.4 written out inline below (the same rule as
-# `core.target_row`, which the tests compare it with).
+# Speed matters here (docs/benchmarks.md, "Engine speed"): a round is some sixty calls,
+# and most of each call's time goes to allocating the new state and its events. Hence
+# one copy per decision, few temporary objects, and the placing rule of RULES §1.4
+# written out inline below (the same rule as `core.target_row`; the tests check that
+# both place every card alike).
 
 
 def apply(state, seat, decision):
