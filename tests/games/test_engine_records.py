@@ -351,3 +351,28 @@ def test_any_single_change_replays_or_raises_record_error(options):
             nimmt.replay(mutated)
         except RecordError as error:
             assert "\n" not in str(error)
+
+
+def test_record_without_rounds_is_not_a_finished_game(legal):
+    # docs/records.md: rounds missing
+    record, _ = legal
+    error = replay_error(changed(record, lambda r: r.update(rounds=[])))
+    assert (error.round, error.turn, error.seat) == (1, None, None)
+    assert "no rounds" in error.message
+
+
+def test_two_too_low_cards_the_second_no_longer_too_low():
+    # RULES 1.4 + RULES 4: after the first choice the second card has a row; its choice
+    # is then "a choice for a card that is not too low"
+    state = nimmt.new_game(players=2, options={"end": "rounds", "rounds": 1}, seed=0)
+    record = nimmt.record(state, ["a", "b"])  # no rounds yet: build one by hand
+    hands = [[3, 90, 91, 92, 93, 94, 95, 96, 97, 98], [4, 80, 81, 82, 83, 84, 85, 86, 87, 88]]
+    turns = [{"cards": [3, 4], "choices": {"0": 0, "1": 1}}]
+    turns += [{"cards": [hands[0][k], hands[1][k]], "choices": {}} for k in range(1, 10)]
+    record["rounds"] = [{"rows": [[12], [37], [43], [58]], "hands": hands, "turns": turns}]
+    error = replay_error(record)
+    assert (error.round, error.turn, error.seat) == (1, 1, 1)
+    assert "card 4 is not too low" in error.message
+    record["rounds"][0]["turns"][0]["choices"] = {"0": 0}
+    # Seat 0 takes 12 (1), then 58 80 90 91 92 (9) and 93-97 (6); seat 1 takes 43 81-84 (5).
+    assert nimmt.replay(record) == {"rounds": [[16, 5]], "totals": [16, 5], "winners": [1]}

@@ -130,6 +130,8 @@ class _Replay:
 
     def _why_not_over(self, state, played):
         options = self.options
+        if played == 0:
+            return "the record has no rounds: the game is not over"
         if options["end"] == "rounds":
             return (
                 f"the record ends after {played} of {options['rounds']} rounds: "
