@@ -58,6 +58,21 @@ def _target_row_any(rows, card):
     return best
 
 
+def too_low(rows, card):
+    """True when `card` is lower than the last card of every row (RULES §1.4)."""
+    return target_row(rows, card) < 0
+
+
+def take_row(rows, index, card):
+    """The player of `card` takes row `index` whole and `card` starts it again (§1.4).
+
+    Returns the cards taken, for the player's penalty pile.
+    """
+    taken = rows[index]
+    rows[index] = [card]
+    return taken
+
+
 def row_heads(row):
     """Heads a player would take with this row."""
     return sum(map(HEADS.__getitem__, row))
@@ -105,15 +120,13 @@ def resolve_turn(rows, plays, penalties, choose_row=None):
                 index = 3
         else:
             index = _target_row_any(rows, card)
-        if index < 0:
+        if index < 0:  # too low: its player chooses a row and takes it
             index = cheapest_row(rows) if choose_row is None else choose_row(rows, card, seat)
-            penalties[seat] += sum(map(heads, rows[index]))
-            rows[index] = [card]
+            penalties[seat] += sum(map(heads, take_row(rows, index, card)))
             continue
         row = rows[index]
         if len(row) == ROW_LIMIT:  # 6 qui prend: the five go to the penalty pile
-            penalties[seat] += sum(map(heads, row))
-            rows[index] = [card]
+            penalties[seat] += sum(map(heads, take_row(rows, index, card)))
         else:
             row.append(card)
 

@@ -263,7 +263,7 @@ def _resolve(s, events, chosen=-1):
         if chosen >= 0:
             index = chosen
             chosen = -1
-            takes = True  # RULES 1.4: a too-low card takes the row its player chose
+            takes_row = True  # RULES 1.4: a too-low card takes the row its player chose
         else:
             # RULES 1.4: the row whose last card is the highest still lower than `card`.
             # Unrolled over the four rows (RULES 1.2): this runs for every card played.
@@ -289,8 +289,8 @@ def _resolve(s, events, chosen=-1):
                 s.phase = "choose_row"
                 append({"type": "choosing", "seat": seat, "card": card})
                 break
-            takes = len(rows[index]) == ROW_LIMIT  # RULES 1.4: the 6th card takes the five
-        if takes:
+            takes_row = len(rows[index]) == ROW_LIMIT  # RULES 1.4: a 6th card takes the five
+        if takes_row:
             row = rows[index]
             if piles.__class__ is tuple:
                 piles = list(piles)
