@@ -138,9 +138,14 @@ def _sorted_by(rows, column: str, descending: bool):
     return present + missing
 
 
-def league_visible(league: League, user) -> bool:
-    """A public league's standings are for everyone; a members-only one's for members."""
-    return league.is_public or membership_status(league, user) == Membership.Status.ACTIVE
+def league_visible(league: League, user, status: str | None = None) -> bool:
+    """A public league's standings are for everyone; a members-only one's for its members
+    and admins. `status` is the user's membership status when the caller knows it."""
+    if league.is_public:
+        return True
+    if status is None:
+        status = membership_status(league, user)
+    return status == Membership.Status.ACTIVE or league.is_admin(user)
 
 
 def membership_status(league: League, user) -> str | None:

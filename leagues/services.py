@@ -223,8 +223,10 @@ def game_finished(*, game) -> None:
 
 
 def _locked_ratings(users: list[int]) -> dict[int, PlayerRating]:
+    # Inserted in user id order too: an insert waits on another transaction's uncommitted
+    # row for the same user, and waiting in one order everywhere cannot deadlock.
     PlayerRating.objects.bulk_create(
-        [PlayerRating(user_id=user) for user in users], ignore_conflicts=True
+        [PlayerRating(user_id=user) for user in sorted(users)], ignore_conflicts=True
     )
     rows = PlayerRating.objects.select_for_update().filter(user_id__in=users).order_by("user_id")
     return {rating.user_id: rating for rating in rows}

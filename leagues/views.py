@@ -33,7 +33,7 @@ def league_list(request):
     return render(request, "leagues/league_list.html", {"leagues": leagues})
 
 
-def _visible_league(request, slug) -> tuple[League, str | None]:
+def _league_and_status(request, slug) -> tuple[League, str | None]:
     league = get_object_or_404(League, slug=slug)
     status = selectors.membership_status(league, request.user)
     return league, status
@@ -78,8 +78,9 @@ def _columns(season: Season, sort: str, descending: bool | None) -> list[dict]:
 
 
 def league(request, slug):
-    league, status = _visible_league(request, slug)
-    visible = league.is_public or status == Membership.Status.ACTIVE
+    league, status = _league_and_status(request, slug)
+    is_admin = league.is_admin(request.user)
+    visible = league.is_public or status == Membership.Status.ACTIVE or is_admin
     seasons = list(league.seasons.all())
     season = _chosen_season(request, seasons)
     sort, descending = _chosen_sort(request)
@@ -87,7 +88,7 @@ def league(request, slug):
         "league": league,
         "status": status,
         "visible": visible,
-        "is_admin": league.is_admin(request.user),
+        "is_admin": is_admin,
         "seasons": seasons,
         "season": season,
         "rows": [],
@@ -108,8 +109,8 @@ def league(request, slug):
 
 
 def standings_csv(request, slug):
-    league, status = _visible_league(request, slug)
-    if not (league.is_public or status == Membership.Status.ACTIVE):
+    league, status = _league_and_status(request, slug)
+    if not selectors.league_visible(league, request.user, status):
         raise Http404
     season = _chosen_season(request, list(league.seasons.all()))
     if season is None:
@@ -195,8 +196,8 @@ def invite(request, code):
 
 
 def _event_or_404(request, slug, model, pk):
-    league, status = _visible_league(request, slug)
-    if not (league.is_public or status == Membership.Status.ACTIVE):
+    league, status = _league_and_status(request, slug)
+    if not selectors.league_visible(league, request.user, status):
         raise Http404
     event = get_object_or_404(model.objects.select_related("season__league"), pk=pk)
     if event.season.league_id != league.pk:
