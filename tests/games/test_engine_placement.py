@@ -211,7 +211,7 @@ def test_core_deal_and_random_round():
 def test_too_low_and_take_row_in_the_core():
     # RULES 1.4: too low for every row; taking a row leaves the card alone in it
     rows = [[12, 15], [37], [43], [58]]
-    assert core.too_low(rows, 11) and not core.too_low(rows, 13)
+    assert core.too_low(rows, 14) and not core.too_low(rows, 16)
     assert core.take_row(rows, 0, 11) == [12, 15]
     assert rows == [[11], [37], [43], [58]]
     assert core.row_heads([55, 11, 10]) == 15
