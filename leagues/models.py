@@ -178,7 +178,7 @@ class Placing(models.Model):
     heads = models.PositiveIntegerField(_("heads"))
     rounds = models.PositiveSmallIntegerField(_("rounds"))
     # 1 is first; equal totals share the place (RULES §1.6), bots included.
-    place = models.PositiveSmallIntegerField(_("place"))
+    place = models.PositiveSmallIntegerField(_("finishing place"))
     won = models.BooleanField(_("won"))
     points = models.PositiveSmallIntegerField(_("placement points"))
     # The ratings after this game: in the season, and over all of the player's games.

@@ -112,7 +112,7 @@ class Migration(migrations.Migration):
                 ('seat', models.PositiveSmallIntegerField()),
                 ('heads', models.PositiveIntegerField(verbose_name='heads')),
                 ('rounds', models.PositiveSmallIntegerField(verbose_name='rounds')),
-                ('place', models.PositiveSmallIntegerField(verbose_name='place')),
+                ('place', models.PositiveSmallIntegerField(verbose_name='finishing place')),
                 ('won', models.BooleanField(verbose_name='won')),
                 ('points', models.PositiveSmallIntegerField(verbose_name='placement points')),
                 ('mu', models.FloatField()),
