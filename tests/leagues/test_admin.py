@@ -161,3 +161,28 @@ def test_a_league_game_shows_its_score_sheet_and_piles_read_only(
     bob.save()
     # Bob runs the Rivals, not this game's league.
     assert client.get(reverse("admin:games_game_change", args=[game.pk])).status_code != 200
+
+
+def test_every_league_admin_page_opens_for_a_superuser(root_client, season, alice, bob):
+    game = finished_game(season, [alice, bob, "random"], [[3, 8, 1]])
+    event = Tournament.objects.create(season=season, name="Cup", date=datetime.date.today())
+    for model in (
+        "league",
+        "season",
+        "membership",
+        "evening",
+        "tournament",
+        "leaguegame",
+        "standing",
+        "playerrating",
+    ):
+        assert root_client.get(changelist(model)).status_code == 200, model
+    for url in (
+        reverse("admin:leagues_evening_add"),
+        reverse("admin:leagues_tournament_change", args=[event.pk]),
+        reverse("admin:leagues_leaguegame_change", args=[game.league_entry.pk]),
+        reverse("admin:leagues_season_change", args=[season.pk]),
+        reverse("admin:leagues_league_change", args=[season.league_id]),
+        reverse("admin:games_game_changelist"),
+    ):
+        assert root_client.get(url).status_code == 200, url
