@@ -54,7 +54,9 @@ def _postgres_admin(url: str, statement: str) -> None:
     """Run CREATE/DROP DATABASE on the server of `url` (outside a transaction, as required)."""
     import psycopg
 
-    with psycopg.connect(url, autocommit=True, connect_timeout=10) as connection:
+    # The maintenance database always exists; the one named in DATABASE_URL may not yet.
+    admin_url = _with_database(url, "postgres")
+    with psycopg.connect(admin_url, autocommit=True, connect_timeout=10) as connection:
         connection.execute(statement)
 
 
