@@ -139,7 +139,13 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("REDIS_PREFIX", "sixclub")},
+            "CONFIG": {
+                # channels-redis waits up to 5 s in BZPOPMIN for a socket's next message;
+                # redis-py's own 5 s read timeout would cut that wait and close idle
+                # sockets with 1011, so reads may take longer than the blocking pop.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
+                "prefix": os.environ.get("REDIS_PREFIX", "sixclub"),
+            },
         }
     }
 else:

@@ -125,6 +125,8 @@ def test_a_player_and_the_clock_race_and_the_turn_is_decided_once(alice, bob):
         ),
         lambda: services.game_timeout(game_id=game.pk),
     )
+    # A clock that found the game locked skipped it (SKIP LOCKED): its next tick comes.
+    services.game_timeout(game_id=game.pk)
     # Whoever came second found turn 1 decided: Alice's click is refused as stale rather
     # than played on turn 2, or the clock only played Bob's fallback.
     assert Decision.objects.filter(game=game, seat=0).count() == 1

@@ -7,7 +7,6 @@ only after the restart. Nothing may be lost and nobody may need to reload.
 
 import asyncio
 import json
-import os
 import re
 import time
 
@@ -279,16 +278,6 @@ async def test_a_killed_server_comes_back_and_the_turn_goes_on(daphne_server, ch
         await context.close()
 
 
-@pytest.mark.xfail(
-    condition=bool(os.environ.get("REDIS_URL")),
-    strict=True,
-    reason=(
-        "redis-py 8 reads with a 5 s socket timeout (redis._defaults.DEFAULT_SOCKET_TIMEOUT) "
-        "while channels_redis 4.3 blocks 5 s in BZPOPMIN: the consumer's channel-layer "
-        "receive raises redis.exceptions.TimeoutError and the socket is closed with 1011 "
-        "(config/settings.py CHANNEL_LAYERS passes only the URL, no socket_timeout)"
-    ),
-)
 async def test_an_idle_players_socket_stays_open(daphne_server):
     # A player thinking about their card sends nothing and receives nothing for a while.
     setup = set_up_table(daphne_server, ["dora", "emil"])
