@@ -91,3 +91,11 @@ def finished_game(season, players, rounds, *, enter=True):
     if enter:
         services.game_finished(game=game)
     return game
+
+
+@pytest.fixture
+def client():
+    """The league tests read English pages (the site's default language is French)."""
+    from django.test import Client
+
+    return Client(headers={"accept-language": "en"})

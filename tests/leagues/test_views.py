@@ -209,3 +209,11 @@ def test_a_tournament_and_an_evening_have_their_pages(client, season, alice, bob
     other = League.objects.create(name="Other", slug="other")
     assert client.get(f"/leagues/{other.slug}/tournaments/{cup.pk}/").status_code == 404
     assert b"Cup" in client.get(standings_url(season.league)).content
+
+
+def test_the_standings_page_speaks_french_by_default(season):
+    from django.test import Client
+
+    page = Client().get("/leagues/club/").content.decode()
+    assert '<html lang="fr">' in page
+    assert "Têtes par manche" in page
