@@ -216,4 +216,4 @@ def test_the_standings_page_speaks_french_by_default(season):
 
     page = Client().get("/leagues/club/").content.decode()
     assert '<html lang="fr">' in page
-    assert "Têtes par manche" in page
+    assert "classement : Moyenne de têtes par manche" in page
