@@ -23,7 +23,8 @@ class SeatStats:
     shared: int = 0  # of which shared with another seat
     heads: list[int] = field(default_factory=list)  # heads taken, one entry per round
     decisions: int = 0
-    thinking: float = 0.0  # seconds spent in decide()
+    thinking: float = 0.0  # seconds spent in decide(), wall clock
+    thinking_cpu: float = 0.0  # the same in CPU time of this process
 
     @property
     def mean_heads(self) -> float:
@@ -39,6 +40,10 @@ class SeatStats:
     @property
     def mean_decision_ms(self) -> float:
         return 1000 * self.thinking / self.decisions if self.decisions else 0.0
+
+    @property
+    def mean_decision_cpu_ms(self) -> float:
+        return 1000 * self.thinking_cpu / self.decisions if self.decisions else 0.0
 
 
 @dataclass
@@ -81,9 +86,10 @@ def play_game(nimmt, players: int, options: dict, seed: int, bots: list, stats: 
     while not nimmt.is_over(state):
         seat = nimmt.to_act(state)[0]
         view = nimmt.view(state, seat)
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         decision = bots[seat].decide(view)
         stats[seat].thinking += time.perf_counter() - started
+        stats[seat].thinking_cpu += time.process_time() - started_cpu
         stats[seat].decisions += 1
         state, _ = nimmt.apply(state, seat, decision)
     return nimmt.result(state)
@@ -129,14 +135,14 @@ def format_report(report: Report) -> str:
         f"{report.games} games, {report.players} players, seed {report.seed}, "
         f"options {report.options}",
         f"{'seat':>4}  {'bot':<10} {'won':>5} {'shared':>6} {'win %':>6}  "
-        f"{'heads/round (95% CI)':<22} {'decision ms':>11}",
+        f"{'heads/round (95% CI)':<22} {'decision ms':>11} {'cpu ms':>8}",
     ]
     for seat, stats in enumerate(report.seats):
         rate = 100 * stats.wins / report.games if report.games else 0.0
         heads = f"{stats.mean_heads:.2f} ± {stats.heads_ci95:.2f}"
         lines.append(
             f"{seat:>4}  {stats.bot:<10} {stats.wins:>5} {stats.shared:>6} {rate:>6.1f}  "
-            f"{heads:<22} {stats.mean_decision_ms:>11.2f}"
+            f"{heads:<22} {stats.mean_decision_ms:>11.2f} {stats.mean_decision_cpu_ms:>8.2f}"
         )
     lines.append(
         f"{report.rounds} rounds in {report.seconds:.1f} s: "

@@ -22,13 +22,13 @@ def seat_lines(output):
 def test_it_prints_wins_heads_with_ci_decision_time_and_speed_per_seat():
     output = run("--players", "3", "--games", "4", "--bots", "heuristic,random", "--seed", "5")
     header = output.splitlines()[1]
-    for column in ("bot", "won", "shared", "win %", "heads/round (95% CI)", "decision ms"):
-        assert column in header
+    columns = ("bot", "won", "shared", "win %", "heads/round (95% CI)", "decision ms", "cpu ms")
+    assert all(column in header for column in columns)
     lines = seat_lines(output)
     assert [line[1] for line in lines] == ["heuristic", "random", "heuristic"]  # cycled
     for line in lines:
         assert line[6] == "±"  # mean ± half-width of the 95% interval
-        float(line[5]), float(line[7]), float(line[8])
+        float(line[5]), float(line[7]), float(line[8]), float(line[9])
     assert sum(int(line[2]) for line in lines) >= 4  # every game has a winner, maybe shared
     assert re.search(r"\d+ rounds in [\d.]+ s: [\d.]+ rounds per second", output)
 
