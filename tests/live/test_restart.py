@@ -233,11 +233,8 @@ async def test_a_killed_server_comes_back_and_the_turn_goes_on(daphne_server, ch
         assert section(frame, "hand") == section(bob_before, "hand")
         assert section(frame, "rows") == section(bob_before, "rows")
 
-        # Carol plays after the restart; Alice's old page hears of it by itself.
-        frame = await carol.connect()
-        assert live_version(frame) == version
-        # The page reconnects by itself (htmx ws: back-off after an abnormal close, 1006)
-        # and gets a fresh frame on the new socket.
+        # Alice's old page reconnects by itself (htmx ws: back-off after an abnormal close,
+        # 1006) and gets a fresh frame on the new socket.
         await until(
             lambda: any(received[sockets_before:]),
             "the page did not reconnect",
@@ -250,6 +247,9 @@ async def test_a_killed_server_comes_back_and_the_turn_goes_on(daphne_server, ch
         assert await page.locator("#hand button.cardbtn b").all_inner_texts() == [
             str(card) for card in alice_hand
         ]
+        # Carol plays after the restart; Alice's page hears of it by itself.
+        frame = await carol.connect()
+        assert live_version(frame) == version
         started = time.monotonic()
         await carol.select(at_start["hands"][2][-1], version, "carol-1")
         await page.wait_for_function(f"() => {CHECKS_SHOWN} === 2", timeout=FRAME_SECONDS * 1000)
