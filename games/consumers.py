@@ -13,6 +13,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import trans_real
 
 from games import limits, rendering, services, shutdown
 from games.protocol import ProtocolError, parse_message
@@ -42,14 +43,22 @@ def _session_alive(session_key) -> bool:
 
 class _HtmlConsumer(AsyncWebsocketConsumer):
     async def _language(self):
-        user = self.scope["user"]
-        language = getattr(user, "preferred_language", "") or self._cookie_language()
-        return language or "fr"
-
-    def _cookie_language(self) -> str:
+        """The language of the page that opened this socket, chosen as the pages choose it:
+        the language cookie, then the player's choice, then the browser, then French."""
         from django.conf import settings
 
-        return self.scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME, "")
+        cookie = self.scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME, "")
+        chosen = getattr(self.scope["user"], "preferred_language", "")
+        for candidate in (cookie, chosen):
+            if candidate in dict(settings.LANGUAGES):
+                return candidate
+        header = dict(self.scope.get("headers", [])).get(b"accept-language", b"")
+        for code, _quality in trans_real.parse_accept_lang_header(header.decode("latin-1")):
+            try:
+                return trans_real.get_supported_language_variant(code)
+            except LookupError:
+                continue
+        return settings.LANGUAGE_CODE
 
 
 class LobbyConsumer(_HtmlConsumer):
@@ -140,7 +149,11 @@ class TableConsumer(_HtmlConsumer):
             await self._push(force=True)
             return
         try:
-            accepted = await database_sync_to_async(services.game_decide)(
+            # Off the thread shared by every socket of this process: a decision waits for
+            # its commit to reach the disk, and other tables' commits and every render
+            # would queue behind it (docs/performance.md). The game row lock orders the
+            # decisions of one table whichever thread runs them.
+            accepted = await database_sync_to_async(services.game_decide, thread_sensitive=False)(
                 table_id=self.table_id,
                 user=self.scope["user"],
                 decision=message.decision,
@@ -157,17 +170,17 @@ class TableConsumer(_HtmlConsumer):
             await self._send_error(error.code, error.message, message.id)
             return
         await self.send(text_data=await self._render_ack(message.id, accepted.version))
-        await self._push()
+        await self._push(at_least=accepted.version)
 
     async def table_changed(self, event):
         version = event.get("version")
         if version is not None and version <= self.sent_version:
             return
-        await self._push()
+        await self._push(at_least=version)
 
-    async def _push(self, force=False):
+    async def _push(self, force=False, at_least=None):
         frame = await database_sync_to_async(rendering.render_live)(
-            self.table_id, self.scope["user"], self.language, self._csrf_token()
+            self.table_id, self.scope["user"], self.language, self._csrf_token(), at_least
         )
         if frame is None:
             return

@@ -232,14 +232,6 @@ async def test_a_french_browser_gets_the_site_in_french(daphne_server, chromium)
         await context.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "games/consumers.py _HtmlConsumer._language falls back to 'fr' without looking at "
-        "the handshake's Accept-Language: a player whose profile says 'follow your browser' "
-        "gets an English page whose live part turns French with the first WebSocket frame"
-    ),
-)
 async def test_a_player_following_the_browser_keeps_its_language_in_live_frames(
     daphne_server, chromium
 ):
