@@ -6,7 +6,6 @@ piles are in the league admin (leagues/admin.py).
 """
 
 from django.contrib import admin
-from django.utils.translation import gettext_lazy as _
 
 from games.models import Seat, Table
 from leagues.admin import LeagueScopedAdmin
@@ -68,7 +67,3 @@ class TableAdmin(LeagueScopedAdmin):
     def has_add_permission(self, request):
         # Tables are opened from the lobby or by a seating (leagues), never empty-handed here.
         return False
-
-    @admin.display(description=_("seats"))
-    def seats(self, table):
-        return ", ".join(seat.name for seat in table.seats.all())
