@@ -4,6 +4,7 @@ Only `engine.view(state, seat)` reaches a template: another seat's hand or unrev
 choice is never in a context, so it cannot leak into HTML.
 """
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from django.db.models import Prefetch, Q
@@ -48,9 +49,12 @@ def card_faces(game_engine, cards):
     return [{"number": card, "heads": game_engine.heads(card)} for card in cards]
 
 
-def live_context(table: Table, game: Game | None, user) -> dict:
-    """Everything the live part of a table page shows to `user`."""
-    seats = _seat_names(table)
+def live_context(table: Table, game: Game | None, user, seats=None, state=None) -> dict:
+    """Everything the live part of a table page shows to `user`.
+
+    `seats` and `state` (the loaded `game.state`) may be given when already read.
+    """
+    seats = _seat_names(table) if seats is None else seats
     mine = next((seat for seat in seats if user.is_authenticated and seat.user_id == user.pk), None)
     context = {
         "table": table,
@@ -66,7 +70,7 @@ def live_context(table: Table, game: Game | None, user) -> dict:
     if game is None:
         return context
     game_engine = engine.get(table.kind)
-    state = game_engine.load(game.state)
+    state = game_engine.load(game.state) if state is None else state
     v = game_engine.view(state, mine.position if mine else None)
     players = []
     for seat in seats:
@@ -201,13 +205,71 @@ def _ranking(v, seats):
     return ranking
 
 
-def render_live(table_id: int, user, language: str, csrf_token: str = ""):
-    """The live frame for one connection: (html, version), or None if the table is gone."""
+@dataclass(frozen=True)
+class _Snapshot:
+    version: int
+    table: Table
+    game: Game
+    seats: list
+    state: object
+
+
+# Every seat of a table renders the same table, game and seats at a given version: the
+# first render of a version in this process reads them, the table's other seats reuse them
+# (docs/performance.md). Snapshots are only read, never changed, once stored.
+_SNAPSHOTS_KEPT = 2000
+_snapshots: "OrderedDict[int, _Snapshot]" = OrderedDict()
+
+
+def _read_table(table_id: int, at_least: int | None):
+    """(table, game, seats, state) at version `at_least` or later; None if the table is gone.
+
+    Without `at_least` (a first frame, a resync, a change that moved no version, such as
+    a seat taken before the game) everything is read from the database.
+    """
+    snapshot = _snapshots.get(table_id) if at_least is not None else None
+    if snapshot is not None and snapshot.version >= at_least:
+        return snapshot.table, snapshot.game, snapshot.seats, snapshot.state
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         return None
     game = Game.objects.filter(table=table).first()
-    context = live_context(table, game, user)
+    seats = _seat_names(table)
+    if game is None:
+        return table, None, seats, None
+    state = remember_snapshot(table, game, seats)
+    return table, game, seats, state
+
+
+def remember_snapshot(table: Table, game: Game, seats: list):
+    """Keep a just committed (or just read) game for the renders of its version.
+
+    Called by the service on commit, before the change is announced, so that no seat of
+    the table reads it again. Returns the loaded engine state.
+    """
+    state = engine.get(table.kind).load(game.state)
+    kept = _snapshots.get(table.pk)
+    if kept is None or kept.version <= game.version:
+        _snapshots[table.pk] = _Snapshot(game.version, table, game, seats, state)
+        _snapshots.move_to_end(table.pk)
+        while len(_snapshots) > _SNAPSHOTS_KEPT:
+            _snapshots.popitem(last=False)
+    return state
+
+
+def render_live(
+    table_id: int, user, language: str, csrf_token: str = "", at_least: int | None = None
+):
+    """The live frame for one connection: (html, version), or None if the table is gone.
+
+    `at_least`: the version announced (or acknowledged); a snapshot of this process at
+    that version or later is rendered instead of reading the database again.
+    """
+    found = _read_table(table_id, at_least)
+    if found is None:
+        return None
+    table, game, seats, state = found
+    context = live_context(table, game, user, seats=seats, state=state)
     # Forms in a pushed frame post with the page's CSRF cookie, like those of the page.
     context["csrf_token"] = csrf_token
     with translation.override(language):

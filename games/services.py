@@ -308,8 +308,18 @@ def game_decide(
             raise ServiceError("illegal", str(error)) from None
         _advance(game, table, seats, now, state=state, point_before=point_before)
         game.save()
+        _remember_on_commit(table, game, seats)
         _announce_on_commit(table, game.version, lobby=table.status == Table.Status.FINISHED)
         return Accepted(version=game.version)
+
+
+def _remember_on_commit(table: Table, game: Game, seats: dict) -> None:
+    """Hand the committed game to this process's renders before it is announced, so that
+    the table's seats render it without reading it back (games.rendering)."""
+    from games import rendering
+
+    ordered = [seats[position] for position in sorted(seats)]
+    transaction.on_commit(lambda: rendering.remember_snapshot(table, game, ordered))
 
 
 def _apply(game, game_engine, state, seat, decision, source, client_id=""):
