@@ -215,11 +215,18 @@ class Stack:
 # --- /proc readings --------------------------------------------------------------------------
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a process, all its threads included."""
+def cpu_seconds(pid: int, children: bool = False) -> float:
+    """User + system CPU seconds of a process, all its threads included.
+
+    With `children`, also those of its children that have exited and been waited for:
+    PostgreSQL's short-lived backends end up in the postmaster's figures that way.
+    """
     with open(f"/proc/{pid}/stat") as stat:
         fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    ticks = int(fields[11]) + int(fields[12])
+    if children:
+        ticks += int(fields[13]) + int(fields[14])
+    return ticks / CLOCK_TICKS
 
 
 def rss_mb(pid: int) -> float:
@@ -285,7 +292,7 @@ class ProcessMeter:
         total = 0.0
         for pid in pids:
             with contextlib.suppress(OSError):
-                total += cpu_seconds(pid)
+                total += cpu_seconds(pid, children=True)
         return total
 
     def _read(self) -> dict:
@@ -330,4 +337,5 @@ class ProcessMeter:
             / max(after["total"] - before["total"], 1e-9)
             * cores,
             "cores": cores,
+            "loadavg_1min": os.getloadavg()[0],
         }

@@ -426,7 +426,7 @@ async def play(args, urls: list[str], meter_pids: list[int], prefix: str) -> dic
             meter.sample()
 
     sampler = asyncio.create_task(sample_memory())
-    await asyncio.gather(*playing)
+    await asyncio.gather(asyncio.sleep(args.seconds), *playing)
     stop_lag.set()
     sampler.cancel()
     usage = meter.stop()
@@ -493,10 +493,18 @@ def report(result: dict) -> str:
         zip(result["daphne_cpu"], result["daphne_rss_mb"], strict=True)
     ):
         lines.append(f"daphne[{index}]: CPU {cpu:.2f} core, peak RSS {rss:.0f} MB")
+    ours = (
+        sum(result["daphne_cpu"])
+        + result["postgres_cpu"]
+        + result["redis_cpu"]
+        + result["client_cpu"]
+    )
     lines.append(
         f"machine-wide: postgres {result['postgres_cpu']:.2f} core, redis"
-        f" {result['redis_cpu']:.2f} core, load generator {result['client_cpu']:.2f} core,"
-        f" all processes {result['machine_cpu']:.2f} of {result['cores']} cores"
+        f" {result['redis_cpu']:.2f} core, load generator {result['client_cpu']:.2f} core;"
+        f" all processes {result['machine_cpu']:.2f} of {result['cores']} cores, of which"
+        f" {max(0.0, result['machine_cpu'] - ours):.2f} other work;"
+        f" load average {result['loadavg_1min']:.1f}"
     )
     lines.append(_line("load generator event-loop lag ms", result["client_loop_lag_ms"]))
     return "\n".join(lines)
