@@ -20,6 +20,10 @@ from games.engine.nimmt import core
 VARIANTS = [
     {"deal": deal, "card_limit": limit, "live_scores": live, "end": "rounds", "rounds": 2}
     for deal, limit, live in itertools.product(("random", "draft"), (False, True), (True, False))
+] + [
+    # Low thresholds end games within a round or two, so rollouts that end the game count.
+    {"deal": "random", "card_limit": False, "end": "threshold", "threshold": 12},
+    {"deal": "draft", "card_limit": True, "end": "threshold", "threshold": 12},
 ]
 PLAYERS = range(2, 11)
 
@@ -204,3 +208,38 @@ def test_expert_beats_random():
     expert, *randoms = report.seats
     assert expert.wins >= 6
     assert expert.mean_heads < min(r.mean_heads for r in randoms) - 4
+
+
+def table_view(*, rows, hand, phase="select", revealed=None, resolving=(), chooser=None):
+    """A seat's view as the engine shapes it (docs/engines.md), for hand-made situations."""
+    seen = sorted({card for row in rows for card in row} | set(revealed or ()))
+    return {
+        "kind": "nimmt", "seat": 0, "players": 3, "version": 5, "round": 1, "turn": 4,
+        "options": {"card_limit": False, "deal": "random", "end": "threshold",
+                    "threshold": 66, "live_scores": True},
+        "phase": phase, "rows": rows, "hand": hand, "selected": [False] * 3,
+        "my_selection": None, "revealed": revealed, "resolving": list(resolving),
+        "chooser": chooser, "piles": [{"cards": 0, "heads": 0}] * 3, "round_scores": [],
+        "totals": [0, 0, 0], "seen": seen, "draft": None,
+        "to_act": [0] if phase == "choose_row" else [0, 1, 2], "result": None,
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ["heuristic", "expert"])
+def test_thoughtful_bots_do_not_play_a_certain_sixth_card(name):
+    # RULES 1.4: 15 lands on the full row ending 14, nothing can come between; 52 is safe.
+    rows = [[10, 11, 12, 13, 14], [50], [60], [70]]
+    view = table_view(rows=rows, hand=[15, 52, 61, 71, 90, 95, 100])
+    assert get_bot(name, seed=1).decide(view) != {"type": "select", "card": 15}
+
+
+@pytest.mark.parametrize("name", ["heuristic", "expert"])
+def test_thoughtful_bots_take_the_cheapest_row_when_nothing_else_differs(name):
+    # RULES 1.4: 3 is too low; the rows hold 1, 7, 5 and 3 heads.
+    rows = [[21], [55], [66], [70]]
+    view = table_view(
+        rows=rows, hand=[], phase="choose_row", revealed=[3, 90, 91], resolving=[3, 90, 91],
+        chooser=0,
+    )  # fmt: skip
+    view["turn"] = 10
+    assert get_bot(name, seed=1).decide(view) == {"type": "row", "row": 0}
