@@ -1,21 +1,12 @@
 """What a seat can work out about the cards from its own view (RULES §1.1, §1.7)."""
 
-from games.engine.nimmt import deck, heads
-from games.engine.nimmt.core import cheapest_row, row_heads
+from games.engine.nimmt import deck
+from games.engine.nimmt.core import row_heads, target_row
 
 
 def cards_in_play(view: dict) -> tuple[int, ...]:
     """The cards used this round: 1..10×players+4 with `card_limit` (RULES §1.7), else 1..104."""
     return deck(view["players"], bool(view["options"].get("card_limit")))
-
-
-def target_row(card: int, rows: list[list[int]]) -> int | None:
-    """The row a card goes to (RULES §1.4), or None when it is lower than every row's end."""
-    best = None
-    for index, row in enumerate(rows):
-        if row[-1] < card and (best is None or row[-1] > rows[best][-1]):
-            best = index
-    return best
 
 
 def known_hands(view: dict) -> dict[int, list[int]]:
@@ -51,4 +42,4 @@ def unseen_cards(view: dict) -> list[int]:
     return [card for card in cards_in_play(view) if card not in known]
 
 
-__all__ = ["cheapest_row", "heads", "row_heads"]
+__all__ = ["cards_in_play", "known_hands", "row_heads", "target_row", "unseen_cards"]

@@ -43,8 +43,8 @@ def selection_costs(view: dict) -> dict[int, float]:
     cheapest = min(row_heads(row) for row in rows)
     costs = {}
     for card in hand:
-        index = target_row(card, rows)
-        if index is None:
+        index = target_row(rows, card)
+        if index < 0:
             costs[card] = cheapest + ESCAPE_PREMIUM
             continue
         row = rows[index]
