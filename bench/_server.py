@@ -156,7 +156,7 @@ class Stack:
         _postgres_admin(self.database_url, f'CREATE DATABASE "{self.database}"')
         env = self.env()
         manage(env, "migrate", "--noinput", "--verbosity", "0")
-        if not self.debug and not (ROOT / "staticfiles" / "staticfiles.json").exists():
+        if not self.debug:
             # Production storage renders {% static %} from the manifest (`make run` does it).
             manage(env, "collectstatic", "--noinput", "--verbosity", "0")
         for _ in range(self.servers):

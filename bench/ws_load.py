@@ -434,9 +434,10 @@ async def play(args, urls: list[str], meter_pids: list[int], prefix: str) -> dic
 
     # Let the last decisions be acknowledged and their reveals arrive.
     deadline = time.perf_counter() + DRAIN_SECONDS
-    while time.perf_counter() < deadline and any(p.waiting for p in players):
-        await asyncio.sleep(0.05)
-    await asyncio.sleep(0.5)
+    while time.perf_counter() < deadline and (
+        any(p.waiting for p in players) or reveal_latencies(tables, run)[2]
+    ):
+        await asyncio.sleep(0.2)
     unanswered = sum(1 for p in players if p.waiting and run.in_window(p.waiting[2]))
     if unanswered:
         run.errors["no_ack"] += unanswered
