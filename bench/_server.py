@@ -229,6 +229,13 @@ def cpu_seconds(pid: int, children: bool = False) -> float:
     return ticks / CLOCK_TICKS
 
 
+def main_thread_cpu_seconds(pid: int) -> float:
+    """CPU seconds of a process's main thread: daphne's event loop (twisted + asyncio)."""
+    with open(f"/proc/{pid}/task/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
 def rss_mb(pid: int) -> float:
     with open(f"/proc/{pid}/statm") as statm:
         return int(statm.read().split()[1]) * PAGE_KB / 1024
@@ -301,6 +308,7 @@ class ProcessMeter:
         busy, total = machine_busy_seconds()
         return {
             "daphne": [cpu_seconds(pid) for pid in self.daphne],
+            "daphne_loop": [main_thread_cpu_seconds(pid) for pid in self.daphne],
             "postgres": self._group_cpu(pg),
             "redis": self._group_cpu(redis),
             "client": sum(os.times()[:2]),
@@ -328,6 +336,10 @@ class ProcessMeter:
             "wall": wall,
             "daphne_cpu": [
                 (a - b) / wall for a, b in zip(after["daphne"], before["daphne"], strict=True)
+            ],
+            "daphne_loop_cpu": [
+                (a - b) / wall
+                for a, b in zip(after["daphne_loop"], before["daphne_loop"], strict=True)
             ],
             "daphne_rss_mb": self.peak_rss,
             "postgres_cpu": (after["postgres"] - before["postgres"]) / wall,

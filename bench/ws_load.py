@@ -99,6 +99,12 @@ def choices_in(frame: str) -> tuple[list[int], list[int], bool]:
     return cards, rows, PRESSED in frame
 
 
+def summary(frame: str) -> str:
+    """What a player saw in a `#live` frame, for --trace: cards, rows, chosen or not."""
+    cards, rows, chosen = choices_in(frame)
+    return f"cards={len(cards)} rows={len(rows)} chosen={chosen}"
+
+
 def percentiles(values: list[float]) -> dict:
     if not values:
         return {"n": 0}
@@ -126,6 +132,7 @@ class Run:
         self.ticks = Counter()
         self.start = 0.0
         self.end = 0.0
+        self.trace: list | None = None  # every frame in and out, with --trace
 
     def in_window(self, moment: float) -> bool:
         return self.start <= moment <= self.end
@@ -175,7 +182,10 @@ class Socket:
                 if match is None:
                     self.run.errors["unparsed_frame"] += 1
                     continue
-                self.on_frame(match.group(1), dict(DATA.findall(match.group(2))), text, moment)
+                kind, data = match.group(1), dict(DATA.findall(match.group(2)))
+                if self.run.trace is not None:
+                    self.run.trace.append((moment, self.name, "in", kind, data, summary(text)))
+                self.on_frame(kind, data, text, moment)
         except ConnectionClosed as closed:
             if not self.closing:
                 self.run.errors[f"closed_{closed.rcvd.code if closed.rcvd else 'abnormal'}"] += 1
@@ -281,6 +291,8 @@ class Player(Socket):
         request = f"{self.name}-{self.sent}"
         message = json.dumps({**decision, "id": request, "version": self.version})
         self.waiting = (request, decision["type"], time.perf_counter())
+        if self.run.trace is not None:
+            self.run.trace.append((self.waiting[2], self.name, "out", message, {}, ""))
         try:
             await self.ws.send(message)
         except ConnectionClosed:
@@ -364,6 +376,8 @@ async def loop_lag(samples: list[float], stop: asyncio.Event) -> None:
 
 async def play(args, urls: list[str], meter_pids: list[int], prefix: str) -> dict:
     run = Run()
+    if args.trace:
+        run.trace = []
     servers = len(urls)
     seats = args.tables * args.players
     spectator_users = math.ceil(args.idle / SOCKETS_PER_SPECTATOR) if args.idle else 0
@@ -445,6 +459,11 @@ async def play(args, urls: list[str], meter_pids: list[int], prefix: str) -> dic
     if unseen:
         run.errors["reveal_not_seen"] += unseen
     await bounded(200, (s.close() for s in players + idle_sockets))
+    if args.trace:
+        with args.trace.open("w") as trace:
+            for moment, name, direction, kind, data, seen in run.trace:
+                row = [round(moment - run.start, 4), name, direction, kind, data, seen]
+                trace.write(json.dumps(row) + "\n")
 
     return {
         "command": " ".join(sys.argv),
@@ -490,10 +509,15 @@ def report(result: dict) -> str:
         "errors: " + (", ".join(f"{k} {v}" for k, v in sorted(result["errors"].items())) or "none"),
         "ticks: " + ", ".join(f"{k} {v}" for k, v in sorted(result["ticks"].items())),
     ]
-    for index, (cpu, rss) in enumerate(
-        zip(result["daphne_cpu"], result["daphne_rss_mb"], strict=True)
+    for index, (cpu, loop_cpu, rss) in enumerate(
+        zip(result["daphne_cpu"], result["daphne_loop_cpu"], result["daphne_rss_mb"], strict=True)
     ):
-        lines.append(f"daphne[{index}]: CPU {cpu:.2f} core, peak RSS {rss:.0f} MB")
+        per_decision = cpu / max(result["decisions_per_second"] / servers, 1e-9) * 1000
+        lines.append(
+            f"daphne[{index}]: CPU {cpu:.2f} core (event-loop thread {loop_cpu:.2f}, database"
+            f" threads {cpu - loop_cpu:.2f}), {per_decision:.1f} ms per decision;"
+            f" peak RSS {rss:.0f} MB"
+        )
     ours = (
         sum(result["daphne_cpu"])
         + result["postgres_cpu"]
@@ -530,6 +554,7 @@ def parse_args(argv=None):
         help="extra environment for the servers started (repeatable)",
     )
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument("--trace", type=Path, help="write every frame in and out to this file")
     args = parser.parse_args(argv)
     if not 0 <= args.tables <= 200:
         parser.error("--tables must be between 0 and 200")
