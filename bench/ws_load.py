@@ -145,6 +145,7 @@ class Table:
         self.players: list[Player] = []
         # turns[k][i]: (sent, acked, version) of player i's k-th acknowledged selection
         self.turns: dict[int, dict[int, tuple[float, float, int]]] = {}
+        self.last_ack = 0.0
 
 
 class Socket:
@@ -242,6 +243,7 @@ class Player(Socket):
             version = int(data["version"])
             self.waiting = None
             self.act_from_version = version
+            self.table.last_ack = moment
             if self.run.in_window(sent):
                 self.run.ack_latency.append(moment - sent)
             if self.run.in_window(moment):
@@ -456,6 +458,15 @@ async def play(args, urls: list[str], meter_pids: list[int], prefix: str) -> dic
     if unanswered:
         run.errors["no_ack"] += unanswered
     reveal, reveal_after_ack, unseen = reveal_latencies(tables, run)
+    # A table where nobody's decision was acknowledged in the last 5 s of the window has
+    # stopped (a seat waiting for a frame that never came), unless its game is over.
+    stalled = sum(
+        1
+        for table in tables
+        if table.last_ack < run.end - 5 and not any(p.phase == "over" for p in table.players)
+    )
+    if stalled:
+        run.errors["stalled_tables"] += stalled
     if unseen:
         run.errors["reveal_not_seen"] += unseen
     await bounded(200, (s.close() for s in players + idle_sockets))
