@@ -523,11 +523,11 @@ def report(result: dict) -> str:
     for index, (cpu, loop_cpu, rss) in enumerate(
         zip(result["daphne_cpu"], result["daphne_loop_cpu"], result["daphne_rss_mb"], strict=True)
     ):
-        per_decision = cpu / max(result["decisions_per_second"] / servers, 1e-9) * 1000
+        rate = result["decisions_per_second"] / servers
+        per_decision = f", {cpu / rate * 1000:.1f} ms per decision" if rate else ""
         lines.append(
             f"daphne[{index}]: CPU {cpu:.2f} core (event-loop thread {loop_cpu:.2f}, database"
-            f" threads {cpu - loop_cpu:.2f}), {per_decision:.1f} ms per decision;"
-            f" peak RSS {rss:.0f} MB"
+            f" threads {cpu - loop_cpu:.2f}){per_decision}; peak RSS {rss:.0f} MB"
         )
     ours = (
         sum(result["daphne_cpu"])
