@@ -1,14 +1,29 @@
 """For measurements only: the project's settings plus psycopg's connection pool.
 
-    .venv/bin/python bench/ws_load.py ... --env DJANGO_SETTINGS_MODULE=bench._pool_settings
+    .venv/bin/python bench/ws_load.py ... --env DJANGO_SETTINGS_MODULE=bench._pool_settings \
+        [--env BENCH_SWITCH_INTERVAL=0.0005] [--env BENCH_CHANNEL_CAPACITY=1000]
 
 Needs `psycopg-pool` in the virtual environment. docs/performance.md explains why the
 pool matters for live tables (every database call from a WebSocket opens a connection
 otherwise) and proposes it for config/settings.py.
 """
 
+import os
+import sys
+
 from config.settings import *  # noqa: F403
-from config.settings import DATABASES
+from config.settings import CHANNEL_LAYERS, DATABASES
+
+# BENCH_SWITCH_INTERVAL=0.0005: how long a thread may keep the GIL while another waits
+# (CPython's default is 0.005 s), to measure the convoy effect described in
+# docs/performance.md.
+if os.environ.get("BENCH_SWITCH_INTERVAL"):
+    sys.setswitchinterval(float(os.environ["BENCH_SWITCH_INTERVAL"]))
+
+# BENCH_CHANNEL_CAPACITY=1000: messages a process's sockets may have waiting in Redis
+# before channels-redis drops announcements to them (its default is 100).
+if os.environ.get("BENCH_CHANNEL_CAPACITY") and "CONFIG" in CHANNEL_LAYERS["default"]:
+    CHANNEL_LAYERS["default"]["CONFIG"]["capacity"] = int(os.environ["BENCH_CHANNEL_CAPACITY"])
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections instead
