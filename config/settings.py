@@ -121,6 +121,16 @@ DATABASES = {
         conn_max_age=env_int("DB_CONN_MAX_AGE", 0),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DB_POOL", True):
+    # Database work from WebSockets runs on threads that Channels closes connections
+    # around: without a pool every decision and render opened a new PostgreSQL backend
+    # (docs/performance.md §1). The pool keeps a few; CONN_MAX_AGE must then be 0.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env_int("DB_POOL_MIN", 2),
+        "max_size": env_int("DB_POOL_MAX", 20),
+        "timeout": 10,
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite has no row locks (select_for_update is a no-op): IMMEDIATE transactions take
     # the write lock at BEGIN, so decisions and joins are serialised as on PostgreSQL.
@@ -145,6 +155,10 @@ if REDIS_URL:
                 # sockets with 1011, so reads may take longer than the blocking pop.
                 "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
                 "prefix": os.environ.get("REDIS_PREFIX", "sixclub"),
+                # Messages waiting for one process's sockets before channels-redis drops
+                # announcements (default 100): a dropped last announcement left a screen
+                # behind for good under load (docs/performance.md §4).
+                "capacity": env_int("CHANNEL_CAPACITY", 1000),
             },
         }
     }
