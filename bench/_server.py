@@ -187,6 +187,13 @@ class Stack:
         self.processes.append(process)
         self.urls.append(f"http://127.0.0.1:{port}")
 
+    def errors_logged(self) -> int:
+        """ERROR lines written by the daphne processes (a traceback counts once)."""
+        return sum(
+            log.read_text(errors="replace").count(" ERROR ")
+            for log in self.folder.glob("daphne-*.log")
+        )
+
     @property
     def pids(self) -> list[int]:
         return [process.pid for process in self.processes]

@@ -57,6 +57,7 @@ import random
 import re
 import resource
 import secrets
+import shutil
 import sys
 import time
 from array import array
@@ -517,7 +518,13 @@ def report(result: dict) -> str:
         _line("submit->ack ms", result["ack_ms"]),
         _line("reveal ms (last selection sent -> each seat's frame)", result["reveal_ms"]),
         _line("reveal ms after the last ack", result["reveal_after_ack_ms"]),
-        "errors: " + (", ".join(f"{k} {v}" for k, v in sorted(result["errors"].items())) or "none"),
+        "errors: "
+        + (", ".join(f"{k} {v}" for k, v in sorted(result["errors"].items())) or "none")
+        + (
+            f"; {result['server_errors_logged']} errors in the daphne logs"
+            if result.get("server_errors_logged")
+            else ""
+        ),
         "ticks: " + ", ".join(f"{k} {v}" for k, v in sorted(result["ticks"].items())),
     ]
     for index, (cpu, loop_cpu, rss) in enumerate(
@@ -566,6 +573,9 @@ def parse_args(argv=None):
     )
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     parser.add_argument("--trace", type=Path, help="write every frame in and out to this file")
+    parser.add_argument(
+        "--keep-logs", action="store_true", help="keep the daphne logs of a successful run"
+    )
     args = parser.parse_args(argv)
     if not 0 <= args.tables <= 200:
         parser.error("--tables must be between 0 and 200")
@@ -595,7 +605,7 @@ def main(argv=None) -> int:
     prefix = f"load{secrets.token_hex(3)}_"
     spectators = math.ceil(args.idle / SOCKETS_PER_SPECTATOR) if args.idle else 0
     users = args.tables * args.players + spectators
-    stack = None
+    stack = result = None
     try:
         if args.url:
             urls = [url.rstrip("/") for url in args.url]
@@ -620,7 +630,7 @@ def main(argv=None) -> int:
             urls, pids, env = stack.urls, stack.pids, stack.env()
             print(
                 f"  started {len(urls)} daphne on a fresh database"
-                f" in {time.perf_counter() - clock:.1f} s (logs in {stack.folder})"
+                f" in {time.perf_counter() - clock:.1f} s"
             )
         clock = time.perf_counter()
         _server.create_users(env, prefix, users, PASSWORD)
@@ -630,6 +640,13 @@ def main(argv=None) -> int:
     finally:
         if stack is not None:
             stack.stop()
+            logged = stack.errors_logged()
+            if result is None or logged or args.keep_logs:
+                print(f"  daphne logs kept in {stack.folder} ({logged} errors logged)")
+            else:
+                shutil.rmtree(stack.folder, ignore_errors=True)
+    if stack is not None:
+        result["server_errors_logged"] = logged
     print(report(result))
     if args.json:
         args.json.write_text(json.dumps(result, indent=1) + "\n")
