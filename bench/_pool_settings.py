@@ -1,11 +1,11 @@
-"""For measurements only: the project's settings plus psycopg's connection pool.
+"""For measurements only: the project's settings plus switches to test proposals.
 
     .venv/bin/python bench/ws_load.py ... --env DJANGO_SETTINGS_MODULE=bench._pool_settings \
         [--env BENCH_SWITCH_INTERVAL=0.0005] [--env BENCH_CHANNEL_CAPACITY=1000]
 
-Needs `psycopg-pool` in the virtual environment. docs/performance.md explains why the
-pool matters for live tables (every database call from a WebSocket opens a connection
-otherwise) and proposes it for config/settings.py.
+It added psycopg's connection pool before config/settings.py had one (commit 5d7d0d6
+adopted it, with the channel capacity, from docs/performance.md §1 and §4); the runs
+recorded in docs/benchmarks.md with this module used the pool set here.
 """
 
 import os
