@@ -1,7 +1,8 @@
 """For measurements only: the project's settings plus switches to test proposals.
 
     .venv/bin/python bench/ws_load.py ... --env DJANGO_SETTINGS_MODULE=bench._pool_settings \
-        [--env BENCH_SWITCH_INTERVAL=0.0005] [--env BENCH_CHANNEL_CAPACITY=1000]
+        [--env BENCH_SWITCH_INTERVAL=0.0005] [--env BENCH_CHANNEL_CAPACITY=1000] \
+        [--env BENCH_REDIS_MAX_CONNECTIONS=1000]
 
 It added psycopg's connection pool before config/settings.py had one (commit 5d7d0d6
 adopted it, with the channel capacity, from docs/performance.md §1 and §4); the runs
@@ -24,6 +25,13 @@ if os.environ.get("BENCH_SWITCH_INTERVAL"):
 # before channels-redis drops announcements to them (its default is 100).
 if os.environ.get("BENCH_CHANNEL_CAPACITY") and "CONFIG" in CHANNEL_LAYERS["default"]:
     CHANNEL_LAYERS["default"]["CONFIG"]["capacity"] = int(os.environ["BENCH_CHANNEL_CAPACITY"])
+
+# BENCH_REDIS_MAX_CONNECTIONS=1000: redis-py 8 caps a pool at 100 connections and raises
+# MaxConnectionsError beyond (redis-py 7 had no cap); sockets closing or opening together
+# each hold one for their group_add/group_discard.
+if os.environ.get("BENCH_REDIS_MAX_CONNECTIONS") and "CONFIG" in CHANNEL_LAYERS["default"]:
+    for host in CHANNEL_LAYERS["default"]["CONFIG"]["hosts"]:
+        host["max_connections"] = int(os.environ["BENCH_REDIS_MAX_CONNECTIONS"])
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections instead
