@@ -153,7 +153,9 @@ if REDIS_URL:
                 # channels-redis waits up to 5 s in BZPOPMIN for a socket's next message;
                 # redis-py's own 5 s read timeout would cut that wait and close idle
                 # sockets with 1011, so reads may take longer than the blocking pop.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
+                # redis-py 8 caps a pool at 100 connections and raises beyond: every page
+                # reconnecting at once after a restart needs more (docs/performance.md).
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 15, "max_connections": 1000}],
                 "prefix": os.environ.get("REDIS_PREFIX", "sixclub"),
                 # Messages waiting for one process's sockets before channels-redis drops
                 # announcements (default 100): a dropped last announcement left a screen
