@@ -323,7 +323,7 @@ def _remember_on_commit(table: Table, game: Game, seats: dict) -> None:
 
 
 def _apply(game, game_engine, state, seat, decision, source, client_id=""):
-    before = game_engine.view(state, None)
+    before = state
     state, events = game_engine.apply(state, seat, decision)
     game.version += 1
     Decision.objects.create(
@@ -338,16 +338,23 @@ def _apply(game, game_engine, state, seat, decision, source, client_id=""):
     return state
 
 
-def _derive_rows(game, game_engine, before: dict, events: list[dict]) -> None:
-    """Picked-up piles and the score sheet, written with the decision that made them."""
+def _derive_rows(game, game_engine, before, events: list[dict]) -> None:
+    """Picked-up piles and the score sheet, written with the decision that made them.
+
+    `before` is the state the decision was applied to: a take belongs to its round and
+    turn. Its view is built only when something was taken (most decisions take nothing).
+    """
     taken = []
+    when = None
     for event in events:
         if event["type"] == "took":
+            if when is None:
+                when = game_engine.view(before, None)
             taken.extend(
                 TakenCard(
                     game=game,
-                    round=before["round"],
-                    turn=before["turn"],
+                    round=when["round"],
+                    turn=when["turn"],
                     seat=event["seat"],
                     card=card,
                     heads=game_engine.heads(card),
