@@ -3,35 +3,13 @@ import re
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import clock, engine, services
+from games import clock, engine
 from games.models import Decision, Game, Table
 from tests.games import ws
+from tests.games.ws import game_state, make, setup_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 nimmt = engine.get("nimmt")
-
-
-@sync_to_async
-def setup_table(creator, others=(), bots=(), **kwargs):
-    options = kwargs.pop("options", {"end": "rounds", "rounds": 1})
-    seats = kwargs.pop("seats", 1 + len(others) + len(bots))
-    table = services.table_create(user=creator, seats_count=seats, options=options, **kwargs)
-    for user in others:
-        services.seat_join(table_id=table.pk, user=user)
-    for bot in bots:
-        services.seat_add_bot(table_id=table.pk, user=creator, bot=bot)
-    services.table_start(table_id=table.pk, user=creator)
-    return table
-
-
-@sync_to_async
-def game_state(table):
-    return nimmt.load(Game.objects.get(table=table).state)
-
-
-@sync_to_async
-def make(make_player, name):
-    return make_player(name)
 
 
 def ack_version(frame):

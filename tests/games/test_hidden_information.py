@@ -12,11 +12,10 @@ import random
 import re
 
 import pytest
-from asgiref.sync import sync_to_async
 
-from games import engine, services
-from games.models import Game
+from games import engine
 from tests.games import ws
+from tests.games.ws import game_state, make, setup_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 nimmt = engine.get("nimmt")
@@ -98,29 +97,6 @@ def leaks(frame: str, receiver: int | None, state, *, hands_public: bool) -> lis
     return problems
 
 
-@sync_to_async
-def start_table(creator, others, bots, options, **kwargs):
-    table = services.table_create(
-        user=creator, seats_count=1 + len(others) + len(bots), options=options, **kwargs
-    )
-    for user in others:
-        services.seat_join(table_id=table.pk, user=user)
-    for bot in bots:
-        services.seat_add_bot(table_id=table.pk, user=creator, bot=bot)
-    services.table_start(table_id=table.pk, user=creator)
-    return table
-
-
-@sync_to_async
-def stored_state(table):
-    return nimmt.load(Game.objects.get(table=table).state)
-
-
-@sync_to_async
-def make(make_player, name):
-    return make_player(name)
-
-
 async def receive_version(communicator, version):
     """Frames until one shows `version` (each change reaches every socket once)."""
     frames = []
@@ -137,7 +113,7 @@ async def play_recording_every_frame(table, players, watchers, rng):
     Returns every frame each watcher received and the stored state at every version.
     Now and then a seat that has selected changes its mind (allowed until the reveal).
     """
-    state = await stored_state(table)
+    state = await game_state(table)
     states = {state.version: state}
     for communicator in watchers.values():
         await receive_version(communicator, state.version)
@@ -158,7 +134,7 @@ async def play_recording_every_frame(table, players, watchers, rng):
             assert 'data-code=""' in frame or 'id="notice"' not in frame, frame
             if f'data-request="{request}"' in frame:
                 break
-        state = await stored_state(table)
+        state = await game_state(table)
         assert frame_version(frame) == state.version
         states[state.version] = state
         for communicator in watchers.values():
@@ -184,7 +160,7 @@ async def test_no_frame_shows_another_seats_hand_or_selection(make_player, no_ra
     alice, bob, carol, dave = [
         await make(make_player, name) for name in ("alice", "bob", "carol", "dave")
     ]
-    table = await start_table(alice, [bob, carol], ["heuristic"], options, **table_options)
+    table = await setup_table(alice, [bob, carol], ["heuristic"], options=options, **table_options)
     humans = {0: alice, 1: bob, 2: carol}
     watchers = {
         seat: await ws.connect(f"/ws/tables/{table.pk}/", user) for seat, user in humans.items()

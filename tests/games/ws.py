@@ -9,6 +9,8 @@ from django.conf import settings
 from django.test import Client
 
 from config.asgi import application
+from games import engine, services
+from games.models import Game
 
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")
 HOST = (b"host", b"127.0.0.1:8000")
@@ -56,3 +58,27 @@ async def drain(communicator, timeout=0.3) -> list[str]:
 def live_version(frame: str) -> int | None:
     match = re.search(r'id="live" data-version="(\d*)"', frame)
     return int(match.group(1)) if match and match.group(1) else None
+
+
+# Tables and players for socket tests, set up through the real services.
+@sync_to_async
+def setup_table(creator, others=(), bots=(), **kwargs):
+    options = kwargs.pop("options", {"end": "rounds", "rounds": 1})
+    seats = kwargs.pop("seats", 1 + len(others) + len(bots))
+    table = services.table_create(user=creator, seats_count=seats, options=options, **kwargs)
+    for user in others:
+        services.seat_join(table_id=table.pk, user=user)
+    for bot in bots:
+        services.seat_add_bot(table_id=table.pk, user=creator, bot=bot)
+    services.table_start(table_id=table.pk, user=creator)
+    return table
+
+
+@sync_to_async
+def game_state(table):
+    return engine.get("nimmt").load(Game.objects.get(table=table).state)
+
+
+@sync_to_async
+def make(make_player, name):
+    return make_player(name)
