@@ -101,7 +101,7 @@ def live_context(table: Table, game: Game | None, user, seats=None, state=None) 
             "last_turn": _last_turn(game_engine, last, seats) if last else None,
             "revealed": _revealed(game_engine, v, seats),
             "draft": _draft(game_engine, v, seats, mine),
-            "score_sheet": _score_sheet(v, seats),
+            "score_sheet": _score_sheet(v),
             "ranking": _ranking(v, seats) if v["result"] else None,
             "played": card_faces(game_engine, v["seen"]) if table.show_played else None,
             "picked_up": _picked_up(game, seats) if v["phase"] == "over" else None,
@@ -183,7 +183,7 @@ def _draft(game_engine, v, seats, mine):
     }
 
 
-def _score_sheet(v, seats):
+def _score_sheet(v):
     return [{"round": number, "heads": heads} for number, heads in enumerate(v["round_scores"], 1)]
 
 
