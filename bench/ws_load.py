@@ -32,6 +32,8 @@ What it measures (docs/benchmarks.md, "Live load"):
 - decisions/s: decisions acknowledged (`#ack` frames) during the window, per second;
 - submit→ack: from just before a decision is written to the socket to the arrival of its
   `#ack` frame (the server has committed it);
+- (within a decision point the server sends a seat only its `#players` section, and its
+  `#hand` when its own selection changed: the seat's screen is then at that version);
 - reveal: for every turn whose five (P) selections were all acknowledged, the last
   selection is the one the server committed last (highest acknowledged version V). For
   each seat of the table, the reveal latency is the time from the sending of that last
@@ -82,7 +84,8 @@ CONCURRENT_CONNECTS = 50
 SETUP_SECONDS = 900
 DRAIN_SECONDS = 5
 
-FIRST_TAG = re.compile(r'\s*<div id="(\w+)"([^>]*)>')
+FIRST_TAG = re.compile(r'\s*<\w+ id="([\w-]+)"([^>]*)>')
+HAND = re.compile(r'<section id="hand".*?</section>', flags=re.DOTALL)
 DATA = re.compile(r'data-(\w+)="([^"]*)"')
 HX_VALS = re.compile(r"hx-vals='(\{[^']*\})'")
 PRESSED = 'aria-pressed="true"'
@@ -235,6 +238,14 @@ class Player(Socket):
                 self.frame_versions.append(version)
                 self.version = version
             self.first_frame.set()
+        elif kind == "players":
+            # Within a decision point: the players' section, and this seat's hand when its
+            # own selection changed (docs/protocol.md); the screen is then at that version.
+            version = int(data.get("version") or 0)
+            hand = HAND.search(text)
+            if hand is not None:
+                self.frame = HAND.sub(lambda _match: hand.group(0), self.frame, count=1)
+            self.version = max(self.version, version)
         elif kind == "ack":
             waiting = self.waiting
             if waiting is None or waiting[0] != data.get("request"):

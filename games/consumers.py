@@ -5,6 +5,7 @@ Every frame sent is HTML that the htmx `ws` extension swaps into the page by ele
 layer is only "table N is at version v".
 """
 
+import asyncio
 import logging
 import time
 
@@ -12,6 +13,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import trans_real
 
@@ -90,7 +92,13 @@ class LobbyConsumer(_HtmlConsumer):
 
 
 class TableConsumer(_HtmlConsumer):
-    """One per open table page: the player's (or spectator's) live view of one table."""
+    """One per open table page: the player's (or spectator's) live view of one table.
+
+    Frames (docs/protocol.md): a whole `#live` when the decision point moved (a reveal, a
+    row to choose, a new turn or round, the end) or the seats changed; within one decision
+    point (a selection) only `#players`, plus the seat's own `#hand` when its selection
+    changed. `sent_version` and `sent_point` say what the screen shows.
+    """
 
     async def connect(self):
         user = self.scope["user"]
@@ -104,6 +112,9 @@ class TableConsumer(_HtmlConsumer):
             return
         self.language = await self._language()
         self.sent_version = -1
+        self.sent_point = None
+        self.sent_selection = None
+        self.announcing = set()
         self.group = f"table.{self.table_id}"
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.channel_layer.group_add(user_group(user.pk), self.channel_name)
@@ -150,15 +161,11 @@ class TableConsumer(_HtmlConsumer):
             return
         try:
             # Off the thread shared by every socket of this process: a decision waits for
-            # its commit to reach the disk, and other tables' commits and every render
-            # would queue behind it (docs/performance.md). The game row lock orders the
-            # decisions of one table whichever thread runs them.
-            accepted = await database_sync_to_async(services.game_decide, thread_sensitive=False)(
-                table_id=self.table_id,
-                user=self.scope["user"],
-                decision=message.decision,
-                client_id=message.id,
-                seen_version=message.version,
+            # its commit to reach the disk, and other tables' commits would queue behind
+            # it (docs/performance.md). The game row lock orders the decisions of one
+            # table whichever thread runs them.
+            accepted, announcements = await database_sync_to_async(_decide, thread_sensitive=False)(
+                self.table_id, self.scope["user"], message
             )
         except services.ServiceError as error:
             log.info(
@@ -169,24 +176,54 @@ class TableConsumer(_HtmlConsumer):
             )
             await self._send_error(error.code, error.message, message.id)
             return
-        await self.send(text_data=await self._render_ack(message.id, accepted.version))
+        # Committed: acknowledge first, then tell the table, then show this seat its own
+        # move. The announcement goes out even if this socket has closed meanwhile.
+        task = asyncio.ensure_future(self._announce(announcements))
+        self.announcing.add(task)
+        task.add_done_callback(self.announcing.discard)
+        await self.send(text_data=_ack_frame(message.id, accepted.version))
         await self._push(at_least=accepted.version)
+
+    async def _announce(self, announcements):
+        for group, event in announcements:
+            try:
+                await self.channel_layer.group_send(group, event)
+            except Exception:
+                # Committed already; screens catch up with the next change or a `sync`.
+                log.exception("could not announce %s to %s", event.get("type"), group)
 
     async def table_changed(self, event):
         version = event.get("version")
-        if version is not None and version <= self.sent_version:
+        if version is None:
+            # The seats changed without a move (an absence, a player back): read afresh.
+            await self._push(force=True)
+            return
+        if version <= self.sent_version:
             return
         await self._push(at_least=version)
 
     async def _push(self, force=False, at_least=None):
-        frame = await database_sync_to_async(rendering.render_live)(
-            self.table_id, self.scope["user"], self.language, self._csrf_token(), at_least
-        )
-        if frame is None:
-            return
-        html, version = frame
+        snapshot = None
+        if at_least is not None:
+            snapshot = rendering.snapshot_at(self.table_id, at_least)
+        if snapshot is None:
+            snapshot = await database_sync_to_async(rendering.read_snapshot)(self.table_id)
+            if snapshot is None:
+                return
+        version = snapshot.version
         if not force and version is not None and version <= self.sent_version:
             return
+        user = self.scope["user"]
+        position = snapshot.position_of(user)
+        selection = rendering.selection_of(snapshot, position)
+        if not force and version is not None and snapshot.point_version == self.sent_point:
+            html = rendering.update_frame(
+                snapshot, position, self.language, hand=selection != self.sent_selection
+            )
+        else:
+            html = rendering.live_frame(snapshot, user, self.language, self._csrf_token())
+            self.sent_point = snapshot.point_version
+        self.sent_selection = selection
         if version is not None:
             self.sent_version = version
         await self.send(text_data=html)
@@ -211,7 +248,22 @@ class TableConsumer(_HtmlConsumer):
             )
         await self.send(text_data=html)
 
-    async def _render_ack(self, request_id, version):
-        return render_to_string(
-            "games/ack.html", {"request_id": request_id or "", "version": version}
+
+def _decide(table_id, user, message):
+    """game_decide, with its announcements handed back to the consumer to send."""
+    with services.announcements_deferred() as announcements:
+        accepted = services.game_decide(
+            table_id=table_id,
+            user=user,
+            decision=message.decision,
+            client_id=message.id,
+            seen_version=message.version,
         )
+    return accepted, announcements
+
+
+def _ack_frame(request_id, version) -> str:
+    # Sent for every decision: written here rather than rendered from a template.
+    return format_html(
+        '<div id="ack" hidden data-request="{}" data-version="{}"></div>', request_id or "", version
+    )

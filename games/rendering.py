@@ -5,11 +5,13 @@ choice is never in a context, so it cannot leak into HTML.
 """
 
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db.models import Prefetch, Q
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 
 from games import engine
 from games.models import BOT_CHOICES, Game, Seat, Table
@@ -49,65 +51,200 @@ def card_faces(game_engine, cards):
     return [{"number": card, "heads": game_engine.heads(card)} for card in cards]
 
 
-def live_context(table: Table, game: Game | None, user, seats=None, state=None) -> dict:
-    """Everything the live part of a table page shows to `user`.
+@dataclass(eq=False)
+class Snapshot:
+    """A table as one version of its game shows it, read once and then only read.
 
-    `seats` and `state` (the loaded `game.state`) may be given when already read.
+    Every seat of a table renders the same table, game and seats at a given version: the
+    sections that look alike for all of them are rendered once per version and language
+    in a process (`parts`), only the hand and the seat's own buttons per seat
+    (docs/performance.md). `version` and `point_version` are None before the game.
     """
-    seats = _seat_names(table) if seats is None else seats
-    mine = next((seat for seat in seats if user.is_authenticated and seat.user_id == user.pk), None)
-    context = {
-        "table": table,
-        "seats": seats,
-        "my_seat": mine,
-        "is_creator": user.is_authenticated and table.created_by_id == user.pk,
-        "free_seats": table.seats_count - len(seats),
-        "bot_choices": BOT_CHOICES,
-        "invite_path": f"{table.get_absolute_url()}?invite={table.invite_code}",
-        "game": game,
-        "v": None,
-    }
+
+    table: Table
+    game: Game | None
+    seats: list
+    state: object = None
+    picked_up: list | None = None
+    parts: dict = field(default_factory=dict)
+    seat_views: dict = field(default_factory=dict)
+    _shared: dict | None = None
+
+    @property
+    def version(self) -> int | None:
+        return self.game.version if self.game else None
+
+    @property
+    def point_version(self) -> int | None:
+        return self.game.point_version if self.game else None
+
+    def position_of(self, user) -> int | None:
+        if not user.is_authenticated:
+            return None
+        for seat in self.seats:
+            if seat.user_id == user.pk:
+                return seat.position
+        return None
+
+    def seat_at(self, position: int) -> Seat:
+        return next(seat for seat in self.seats if seat.position == position)
+
+    def seat_view(self, position: int) -> dict:
+        """What `position` may see (engine.view); the only source of a hand."""
+        view = self.seat_views.get(position)
+        if view is None:
+            view = engine.get(self.table.kind).view(self.state, position)
+            self.seat_views[position] = view
+        return view
+
+    def shared(self) -> dict:
+        """The context every viewer of this version shares: nothing of anyone's hand."""
+        if self._shared is None:
+            self._shared = _shared_context(self)
+        return self._shared
+
+
+def _shared_context(snapshot: Snapshot) -> dict:
+    table, game, seats = snapshot.table, snapshot.game, snapshot.seats
+    context = {"table": table, "seats": seats, "game": game, "v": None}
     if game is None:
         return context
     game_engine = engine.get(table.kind)
-    state = game_engine.load(game.state) if state is None else state
-    v = game_engine.view(state, mine.position if mine else None)
-    players = []
-    for seat in seats:
-        position = seat.position
-        players.append(
-            {
-                "seat": seat,
-                "selected": v["selected"][position],
-                "to_act": position in v["to_act"],
-                "pile": v["piles"][position],
-                "total": v["totals"][position],
-                "revealed": v["revealed"][position] if v["revealed"] else None,
-            }
-        )
-    rows = []
-    for index, row in enumerate(v["rows"]):
-        rows.append({"index": index, "cards": card_faces(game_engine, row)})
+    v = game_engine.view(snapshot.state, None)
+    players = [
+        {
+            "seat": seat,
+            "selected": v["selected"][seat.position],
+            "to_act": seat.position in v["to_act"],
+            "pile": v["piles"][seat.position],
+            "total": v["totals"][seat.position],
+        }
+        for seat in seats
+    ]
     last = v.get("last_turn")
+    draft = v.get("draft")
+    if v["phase"] == "draft":
+        actor = draft["to_pick"]
+    elif v["phase"] == "choose_row":
+        actor = v["chooser"]
+    else:
+        actor = None
     context.update(
         {
             "v": v,
+            "actor_position": actor,
             "players": players,
-            "rows": rows,
-            "hand": card_faces(game_engine, v["hand"] or []),
-            "my_turn_to_choose": mine is not None and v["chooser"] == mine.position,
+            "rows": [
+                {"index": index, "cards": card_faces(game_engine, row)}
+                for index, row in enumerate(v["rows"])
+            ],
             "chooser_name": seats[v["chooser"]].name if v["chooser"] is not None else "",
-            "can_select": mine is not None and v["phase"] == "select",
             "last_turn": _last_turn(game_engine, last, seats) if last else None,
             "revealed": _revealed(game_engine, v, seats),
-            "draft": _draft(game_engine, v, seats, mine),
+            "draft": _draft(game_engine, v, seats),
             "score_sheet": _score_sheet(v),
             "ranking": _ranking(v, seats) if v["result"] else None,
             "played": card_faces(game_engine, v["seen"]) if table.show_played else None,
-            "picked_up": _picked_up(game, seats) if v["phase"] == "over" else None,
+            "picked_up": snapshot.picked_up,
         }
     )
     return context
+
+
+def _template(table: Table) -> str:
+    return f"games/{table.kind}/live.html"
+
+
+def _part(snapshot: Snapshot, name: str, language: str, actor: bool = False) -> str:
+    """A section every viewer of this version sees alike (but for the one who must
+    choose a row or pick a card: `actor`), rendered once per process and language."""
+    key = (language, name, actor)
+    html = snapshot.parts.get(key)
+    if html is None:
+        context = {**snapshot.shared(), "actor": actor}
+        html = render_to_string(f"{_template(snapshot.table)}#{name}", context)
+        snapshot.parts[key] = html
+    return html
+
+
+def _seat_context(snapshot: Snapshot, position: int) -> dict:
+    view = snapshot.seat_view(position)
+    shared = snapshot.shared()
+    return {
+        "table": snapshot.table,
+        "v": shared["v"],
+        "my_seat": snapshot.seat_at(position),
+        "hand": card_faces(engine.get(snapshot.table.kind), view["hand"] or []),
+        "my_selection": view["my_selection"],
+        "can_select": shared["v"]["phase"] == "select",
+        "ranking": shared["ranking"],
+    }
+
+
+def _open_tag(snapshot: Snapshot, position: int | None) -> str:
+    phase = snapshot.shared()["v"]["phase"] if snapshot.game else snapshot.table.status
+    return format_html(
+        '<div id="live" data-version="{}" data-phase="{}" data-me="{}">',
+        "" if snapshot.version is None else snapshot.version,
+        phase,
+        "" if position is None else position,
+    )
+
+
+def live_frame(snapshot: Snapshot, user, language: str, csrf_token: str = "", invite: str = ""):
+    """The whole `#live` element for `user` (a player or a spectator).
+
+    `csrf_token`: the forms of the frame post with the page's CSRF cookie, like the page's
+    own forms. Renders nothing that needs the database: it may run on the event loop.
+    """
+    position = snapshot.position_of(user)
+    template = _template(snapshot.table)
+    with translation.override(language):
+        html = [_open_tag(snapshot, position), _part(snapshot, "header", language)]
+        if snapshot.game is None:
+            table = snapshot.table
+            context = {
+                **snapshot.shared(),
+                "my_seat": None if position is None else snapshot.seat_at(position),
+                "is_creator": user.is_authenticated and table.created_by_id == user.pk,
+                "free_seats": table.seats_count - len(snapshot.seats),
+                "bot_choices": BOT_CHOICES,
+                "invite_path": f"{table.get_absolute_url()}?invite={table.invite_code}",
+                "invite": invite,
+                "csrf_token": csrf_token,
+            }
+            html.append(render_to_string(f"{template}#seats", context))
+        else:
+            actor = position is not None and position == snapshot.shared()["actor_position"]
+            for name in ("draft", "rows", "revealed"):
+                html.append(_part(snapshot, name, language, actor))
+            html.append(_part(snapshot, "players", language))
+            if position is not None:
+                html.append(render_to_string(f"{template}#hand", _seat_context(snapshot, position)))
+            html.append(_part(snapshot, "tail", language))
+            if position is not None:
+                context = {**_seat_context(snapshot, position), "csrf_token": csrf_token}
+                html.append(render_to_string(f"{template}#actions", context))
+        html.append("</div>")
+    return mark_safe("".join(html))
+
+
+def update_frame(snapshot: Snapshot, position: int | None, language: str, hand: bool) -> str:
+    """What changes within one decision point (a selection, a bot's, an absence): the
+    players' section, and the seat's own hand when `hand` (docs/protocol.md)."""
+    with translation.override(language):
+        html = _part(snapshot, "players", language)
+        if hand and position is not None:
+            context = _seat_context(snapshot, position)
+            html += render_to_string(f"{_template(snapshot.table)}#hand", context)
+    return html
+
+
+def selection_of(snapshot: Snapshot, position: int | None):
+    """The card `position` has chosen this turn (None if none, or not seated)."""
+    if position is None or snapshot.game is None:
+        return None
+    return snapshot.seat_view(position)["my_selection"]
 
 
 def _picked_up(game: Game, seats):
@@ -171,7 +308,7 @@ def _revealed(game_engine, v, seats):
     return sorted(plays, key=lambda play: play["card"]["number"])
 
 
-def _draft(game_engine, v, seats, mine):
+def _draft(game_engine, v, seats):
     draft = v.get("draft")
     if not draft or v["phase"] != "draft":
         return None
@@ -179,7 +316,6 @@ def _draft(game_engine, v, seats, mine):
         "pool": card_faces(game_engine, draft["pool"]),
         "picks": [{"name": seats[seat].name, "card": card} for seat, card in draft["picks"]],
         "picker": seats[draft["to_pick"]].name,
-        "my_pick": mine is not None and draft["to_pick"] == mine.position,
     }
 
 
@@ -205,76 +341,65 @@ def _ranking(v, seats):
     return ranking
 
 
-@dataclass(frozen=True)
-class _Snapshot:
-    version: int
-    table: Table
-    game: Game
-    seats: list
-    state: object
-
-
-# Every seat of a table renders the same table, game and seats at a given version: the
-# first render of a version in this process reads them, the table's other seats reuse them
-# (docs/performance.md). Snapshots are only read, never changed, once stored.
+# The latest snapshot of each table this process has seen (bounded): the first render of a
+# version reads it, or the service hands it over on commit; the table's other seats reuse
+# it, and so do the sections already rendered from it.
 _SNAPSHOTS_KEPT = 2000
-_snapshots: "OrderedDict[int, _Snapshot]" = OrderedDict()
+_snapshots: "OrderedDict[int, Snapshot]" = OrderedDict()
 
 
-def _read_table(table_id: int, at_least: int | None):
-    """(table, game, seats, state) at version `at_least` or later; None if the table is gone.
+def snapshot_at(table_id: int, at_least: int) -> Snapshot | None:
+    """The kept snapshot of a table at version `at_least` or later; None if there is none.
+    Reads nothing: safe on the event loop."""
+    snapshot = _snapshots.get(table_id)
+    if snapshot is not None and snapshot.version is not None and snapshot.version >= at_least:
+        return snapshot
+    return None
 
-    Without `at_least` (a first frame, a resync, a change that moved no version, such as
-    a seat taken before the game) everything is read from the database.
-    """
-    snapshot = _snapshots.get(table_id) if at_least is not None else None
-    if snapshot is not None and snapshot.version >= at_least:
-        return snapshot.table, snapshot.game, snapshot.seats, snapshot.state
-    table = Table.objects.filter(pk=table_id).first()
+
+def read_snapshot(table_id: int, keep: bool = True) -> Snapshot | None:
+    """The table as the database has it now; None if the table is gone."""
+    table = Table.objects.filter(pk=table_id).select_related("created_by").first()
     if table is None:
         return None
     game = Game.objects.filter(table=table).first()
     seats = _seat_names(table)
     if game is None:
-        return table, None, seats, None
-    state = remember_snapshot(table, game, seats)
-    return table, game, seats, state
+        return Snapshot(table=table, game=None, seats=seats)
+    if keep:
+        return remember_snapshot(table, game, seats)
+    return _snapshot(table, game, seats, None)
 
 
-def remember_snapshot(table: Table, game: Game, seats: list):
+def _snapshot(table, game, seats, state) -> Snapshot:
+    game_engine = engine.get(table.kind)
+    state = game_engine.load(game.state) if state is None else state
+    over = game_engine.is_over(state)
+    picked_up = _picked_up(game, seats) if over else None
+    return Snapshot(table=table, game=game, seats=seats, state=state, picked_up=picked_up)
+
+
+def remember_snapshot(table: Table, game: Game, seats: list, state=None) -> Snapshot:
     """Keep a just committed (or just read) game for the renders of its version.
 
-    Called by the service on commit, before the change is announced, so that no seat of
-    the table reads it again. Returns the loaded engine state.
+    Called by the service on commit, before the change is announced (with the engine state
+    it has, so nothing is loaded twice), so that no seat of the table reads it again.
     """
-    state = engine.get(table.kind).load(game.state)
     kept = _snapshots.get(table.pk)
-    if kept is None or kept.version <= game.version:
-        _snapshots[table.pk] = _Snapshot(game.version, table, game, seats, state)
-        _snapshots.move_to_end(table.pk)
-        while len(_snapshots) > _SNAPSHOTS_KEPT:
-            _snapshots.popitem(last=False)
-    return state
+    if kept is not None and kept.version is not None and kept.version > game.version:
+        return _snapshot(table, game, seats, state)
+    snapshot = _snapshot(table, game, seats, state)
+    _snapshots[table.pk] = snapshot
+    _snapshots.move_to_end(table.pk)
+    while len(_snapshots) > _SNAPSHOTS_KEPT:
+        _snapshots.popitem(last=False)
+    return snapshot
 
 
-def render_live(
-    table_id: int, user, language: str, csrf_token: str = "", at_least: int | None = None
-):
-    """The live frame for one connection: (html, version), or None if the table is gone.
-
-    `at_least`: the version announced (or acknowledged); a snapshot of this process at
-    that version or later is rendered instead of reading the database again.
-    """
-    found = _read_table(table_id, at_least)
-    if found is None:
-        return None
-    table, game, seats, state = found
-    context = live_context(table, game, user, seats=seats, state=state)
-    # Forms in a pushed frame post with the page's CSRF cookie, like those of the page.
-    context["csrf_token"] = csrf_token
-    with translation.override(language):
-        html = render_to_string(f"games/{table.kind}/table.html#live", context)
-    return html, (game.version if game else None)
+def page_live(table: Table, user, language: str, csrf_token: str, invite: str = ""):
+    """The `#live` element of a table page (an HTTP request): read afresh, not kept."""
+    snapshot = read_snapshot(table.pk, keep=False)
+    return live_frame(snapshot, user, language, csrf_token, invite)
 
 
 def lobby_tables(user) -> dict:

@@ -7,6 +7,8 @@ carry no secret; each connection renders its own seat's view from the database.
 
 import logging
 import random
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -45,7 +47,31 @@ class Accepted:
 # --- announcements -----------------------------------------------------------------------
 
 
+_deferred = threading.local()
+
+
+@contextmanager
+def announcements_deferred():
+    """Collect the announcements of this thread's services instead of sending them.
+
+    A socket's consumer decides in a worker thread and sends the collected announcements
+    itself from the event loop, after the acknowledgement: the thread does not wait for
+    the busy event loop, and the player's acknowledgement does not wait for the other
+    seats (docs/performance.md §7). Yields the list of (group, message) to send.
+    """
+    pending: list[tuple[str, dict]] = []
+    _deferred.pending = pending
+    try:
+        yield pending
+    finally:
+        _deferred.pending = None
+
+
 def _announce(group: str, message: dict) -> None:
+    pending = getattr(_deferred, "pending", None)
+    if pending is not None:
+        pending.append((group, message))
+        return
     layer = get_channel_layer()
     if layer is None:
         return
@@ -212,9 +238,12 @@ def _set_away(table: Table, seat: Seat, *, away: bool) -> None:
     if away:
         # The fallback plays for the absent player right away if it is their move.
         game = Game.objects.select_for_update().get(table=table)
+        version_before = game.version
         _advance(game, table, {s.position: s for s in table.seats.all()}, timezone.now())
         game.save()
-        _announce_on_commit(table, game.version)
+        # A seat's absence moves no version when no fallback played: announce it as a
+        # change of seats, which every screen renders afresh.
+        _announce_on_commit(table, game.version if game.version != version_before else None)
     else:
         _announce_on_commit(table)
 
@@ -306,20 +335,20 @@ def game_decide(
             )
         except engine.IllegalDecision as error:
             raise ServiceError("illegal", str(error)) from None
-        _advance(game, table, seats, now, state=state, point_before=point_before)
+        state = _advance(game, table, seats, now, state=state, point_before=point_before)
         game.save()
-        _remember_on_commit(table, game, seats)
+        _remember_on_commit(table, game, seats, state)
         _announce_on_commit(table, game.version, lobby=table.status == Table.Status.FINISHED)
         return Accepted(version=game.version)
 
 
-def _remember_on_commit(table: Table, game: Game, seats: dict) -> None:
+def _remember_on_commit(table: Table, game: Game, seats: dict, state) -> None:
     """Hand the committed game to this process's renders before it is announced, so that
     the table's seats render it without reading it back (games.rendering)."""
     from games import rendering
 
     ordered = [seats[position] for position in sorted(seats)]
-    transaction.on_commit(lambda: rendering.remember_snapshot(table, game, ordered))
+    transaction.on_commit(lambda: rendering.remember_snapshot(table, game, ordered, state))
 
 
 def _apply(game, game_engine, state, seat, decision, source, client_id=""):
@@ -370,8 +399,9 @@ def _derive_rows(game, game_engine, before, events: list[dict]) -> None:
         TakenCard.objects.bulk_create(taken)
 
 
-def _advance(game: Game, table: Table, seats: dict, now, state=None, point_before=None) -> None:
+def _advance(game: Game, table: Table, seats: dict, now, state=None, point_before=None):
     """Let bots and absent players decide, then set the next deadline. Holds the game lock.
+    Returns the engine state reached.
 
     Bots and fallbacks decide as soon as it is their move, in the same transaction as the
     decision that made it their move, so nothing waits for them and a crash loses nothing.
@@ -395,6 +425,7 @@ def _advance(game: Game, table: Table, seats: dict, now, state=None, point_befor
             source = Decision.Source.AWAY
         state = _apply(game, game_engine, state, seat, decision, source)
     _settle(game, table, game_engine, state, now, point_before)
+    return state
 
 
 def _is_automatic(seat: Seat) -> bool:

@@ -1,8 +1,10 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.views.decorators.http import require_POST
 
 from games import rendering, replays, services
@@ -45,10 +47,14 @@ def lobby(request):
 def table(request, table_id):
     access = _access_or_404(request, table_id)
     table = access.table
-    game = Game.objects.filter(table=table).first()
-    context = rendering.live_context(table, game, request.user)
-    context["invite"] = request.GET.get("invite", "")
-    return render(request, f"games/{table.kind}/table.html", context)
+    live = rendering.page_live(
+        table,
+        request.user,
+        translation.get_language(),
+        get_token(request),
+        invite=request.GET.get("invite", ""),
+    )
+    return render(request, f"games/{table.kind}/table.html", {"table": table, "live": live})
 
 
 def _seat_action(service, **post_fields):

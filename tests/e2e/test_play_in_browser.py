@@ -29,12 +29,20 @@ PLAYERS = [("alice", "Alice"), ("bob", "Bob"), ("carol", "Carol")]
 TIMEOUT_MS = 10_000
 GAME_SECONDS = 90
 
+# The version a page shows: within a decision point the server updates only the players'
+# section (docs/protocol.md), so its version is the newest; before the game, #live's.
+SHOWN = "(document.querySelector('#players') || document.querySelector('#live'))"
+
 # What a player's table page shows right now, read from the DOM the WebSocket keeps live.
-READ_TABLE = """() => {
+READ_TABLE = (
+    """() => {
   const live = document.querySelector('#live');
+  const shown = """
+    + SHOWN
+    + """;
   const cards = [...document.querySelectorAll('#hand button.cardbtn')];
   return {
-    version: live ? live.dataset.version : null,
+    version: shown ? shown.dataset.version : null,
     phase: live ? live.dataset.phase : null,
     cards: cards.map(button => JSON.parse(button.getAttribute('hx-vals')).card),
     chosen: cards.filter(button => button.getAttribute('aria-pressed') === 'true').length,
@@ -42,6 +50,7 @@ READ_TABLE = """() => {
     over: !!document.querySelector('#score-sheet') && !!document.querySelector('#ranking'),
   };
 }"""
+)
 
 
 def note_console_error(errors, message):
@@ -77,7 +86,7 @@ async def create_table(page, server) -> str:
 
 async def wait_for_version(page, version):
     await page.wait_for_function(
-        "v => Number(document.querySelector('#live')?.dataset.version) >= Number(v)",
+        f"v => Number({SHOWN}?.dataset.version) >= Number(v)",
         arg=version,
         timeout=TIMEOUT_MS,
     )
@@ -92,11 +101,11 @@ async def act(pages, index, version, locator):
     await locator.click()
     page = pages[index]
     await page.wait_for_function(
-        "old => document.querySelector('#live')?.dataset.version !== old",
+        f"old => {SHOWN}?.dataset.version !== old",
         arg=version,
         timeout=TIMEOUT_MS,
     )
-    new_version = await page.get_attribute("#live", "data-version")
+    new_version = await page.evaluate(f"() => {SHOWN}.dataset.version")
     for other in pages:
         await wait_for_version(other, new_version)
 

@@ -21,11 +21,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 nimmt = engine.get("nimmt")
 
 # Where a frame can show a card number: a card face, the values a button sends, any other
-# attribute whose whole value is a number. Only the version attribute is not a card.
+# attribute whose whole value is a number. Only the version and seat positions are not cards.
 CARD_FACE = re.compile(r"<b>(\d+)</b>")
 SENT_CARD = re.compile(r'"card":\s*"?(\d+)')
 NUMERIC_ATTRIBUTE = re.compile(r'([\w:-]+)="(\d+)"')
-NOT_A_CARD = {"data-version"}
+NOT_A_CARD = {"data-version", "data-seat", "data-me"}
 BUTTON = re.compile(r"<button\b[^>]*>", flags=re.DOTALL)
 
 
@@ -37,8 +37,9 @@ def section(frame: str, element_id: str) -> str:
 
 
 def frame_version(frame: str) -> int | None:
-    """The version a frame shows: its live part's, or the one an acknowledgement names."""
-    match = re.search(r'id="(?:live|ack)"[^>]*?data-version="(\d*)"', frame)
+    """The version a frame shows: its live part's (or its players' section's, within a
+    decision point), or the one an acknowledgement names."""
+    match = re.search(r'id="(?:live|players|hand|ack)"[^>]*?data-version="(\d*)"', frame)
     # Version 0 is rendered as an empty attribute.
     return int(match.group(1) or 0) if match else None
 
@@ -103,7 +104,7 @@ async def receive_version(communicator, version):
     while True:
         frame = await ws.receive(communicator)
         frames.append(frame)
-        if 'id="live"' in frame and frame_version(frame) == version:
+        if frame_version(frame) == version:
             return frames
 
 
@@ -186,7 +187,7 @@ async def test_no_frame_shows_another_seats_hand_or_selection(make_player, no_ra
                 f"{game}, to {receiver}, v{version}: {problem}"
                 for problem in leaks(frame, receiver, state, hands_public=hands_public)
             ]
-            if 'id="live"' in frame and state.phase == "select":
+            if 'id="players"' in frame and state.phase == "select":
                 others = [s for s in range(state.players) if s != receiver]
                 secret_moments[receiver] += any(state.selections[s] for s in others)
                 if receiver is not None and state.selections[receiver]:
@@ -196,7 +197,10 @@ async def test_no_frame_shows_another_seats_hand_or_selection(make_player, no_ra
     # The check saw what it guards: frames sent while others' selections were secret, and
     # each player's own selection marked on their own screen.
     assert all(count >= 10 for count in secret_moments.values()), secret_moments
-    assert all(count >= 5 for count in own_marks.values()), own_marks
+    # (A seat's hand is sent again when its own selection changes, so a seat that often
+    # selects last, which reveals the turn, sees its selection marked less often.)
+    assert all(count >= 1 for count in own_marks.values()), own_marks
+    assert sum(own_marks.values()) >= 10, own_marks
 
     # And it can fail: a player's frame, had it gone to a neighbour or the spectator.
     frame = next(
