@@ -145,7 +145,26 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
-if REDIS_URL:
+# With Redis, announcements ("table N is at version v") go through Redis pub/sub by
+# default: one PUBLISH per announcement, which each server process receives once and
+# hands to its own sockets, instead of a queue per socket (docs/performance.md §10).
+# Pub/sub does not keep messages for a process that is away; screens catch up by
+# themselves (the next change, the page's `sync`, or a reconnect). CHANNEL_LAYER=queues
+# selects channels-redis' queue-per-socket layer instead.
+CHANNEL_LAYER = os.environ.get("CHANNEL_LAYER", "pubsub")
+if CHANNEL_LAYER not in ("pubsub", "queues"):
+    raise ImproperlyConfigured("CHANNEL_LAYER must be pubsub or queues")
+if REDIS_URL and CHANNEL_LAYER == "pubsub":
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
+                "prefix": os.environ.get("REDIS_PREFIX", "sixclub"),
+            },
+        }
+    }
+elif REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",

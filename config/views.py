@@ -1,5 +1,5 @@
 import asyncio
-import uuid
+import weakref
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -22,10 +22,21 @@ def _database_ok() -> bool:
         return False
 
 
+# One channel of its own per event loop for the health check: with Redis pub/sub a
+# channel is a subscription, which a channel per request would pile up.
+_health_channels: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, str]" = (
+    weakref.WeakKeyDictionary()
+)
+
+
 async def _layer_round_trip() -> bool:
     # A round trip through the layer proves Redis (or the in-memory layer) carries messages.
     layer = get_channel_layer()
-    channel = f"healthz.{uuid.uuid4().hex}"
+    loop = asyncio.get_running_loop()
+    channel = _health_channels.get(loop)
+    if channel is None:
+        channel = await asyncio.wait_for(layer.new_channel("healthz."), timeout=2)
+        _health_channels[loop] = channel
     await asyncio.wait_for(layer.send(channel, {"type": "healthz.ping"}), timeout=2)
     return await asyncio.wait_for(layer.receive(channel), timeout=2) == {"type": "healthz.ping"}
 

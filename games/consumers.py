@@ -9,6 +9,7 @@ import asyncio
 import logging
 import time
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
@@ -44,6 +45,16 @@ def _session_alive(session_key) -> bool:
 
 
 class _HtmlConsumer(AsyncWebsocketConsumer):
+    async def dispatch(self, message):
+        # Channels' own dispatch first closes stale database connections, a hop to the
+        # thread shared by every socket for each message this consumer handles (each
+        # announcement, each frame received). These consumers reach the database only
+        # through database_sync_to_async, which does the same around each of its calls.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def _language(self):
         """The language of the page that opened this socket, chosen as the pages choose it:
         the language cookie, then the player's choice, then the browser, then French."""

@@ -14,7 +14,7 @@ from datetime import timedelta
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -301,10 +301,41 @@ def game_decide(
     version the player's screen showed, refuses a decision made on a screen from an
     earlier turn.
     """
+    try:
+        return _decide(table_id, user, decision, client_id, seen_version)
+    except IntegrityError:
+        # Only a decision already applied under this client id can collide here
+        # (Decision's "client_decision_once"): a resend after a lost acknowledgement.
+        duplicate = _duplicate(table_id, user, client_id)
+        if duplicate is None:
+            raise
+        return duplicate
+
+
+def _duplicate(table_id: int, user, client_id: str) -> Accepted | None:
+    """The acknowledgement of a decision already applied under `client_id`, if any."""
+    if not client_id:
+        return None
+    game = Game.objects.filter(table_id=table_id).only("pk", "version").first()
+    seat = Seat.objects.filter(table_id=table_id, user=user).only("position").first()
+    if game is None or seat is None:
+        return None
+    if not game.decisions.filter(seat=seat.position, client_id=client_id).exists():
+        return None
+    return Accepted(version=game.version, duplicate=True)
+
+
+def _decide(table_id, user, decision, client_id, seen_version) -> Accepted:
     with transaction.atomic():
         # The game row lock orders every decision of this table, from every process.
+        # Its state is read only if this process has not kept that version already.
         try:
-            game = Game.objects.select_for_update().select_related("table").get(table_id=table_id)
+            game = (
+                Game.objects.select_for_update()
+                .select_related("table")
+                .defer("state")
+                .get(table_id=table_id)
+            )
         except Game.DoesNotExist:
             raise ServiceError("not_playing", _("This table is not playing.")) from None
         table = game.table
@@ -312,12 +343,13 @@ def game_decide(
         mine = next((s for s in seats.values() if s.user_id == user.pk), None)
         if mine is None:
             raise ServiceError("not_seated", _("You have no seat at this table."))
-        if client_id and game.decisions.filter(seat=mine.position, client_id=client_id).exists():
-            return Accepted(version=game.version, duplicate=True)
         game_engine = engine.get(table.kind)
-        state = game_engine.load(game.state)
         if seen_version is not None and seen_version < game.point_version:
+            # A resend of a decision applied before the game moved on is acknowledged.
+            if (duplicate := _duplicate(table_id, user, client_id)) is not None:
+                return duplicate
             raise ServiceError("stale", _("The game has moved on: look again before you play."))
+        state = _kept_state(game, game_engine)
         now = timezone.now()
         if mine.away:
             mine.away = False
@@ -334,12 +366,30 @@ def game_decide(
                 client_id=client_id,
             )
         except engine.IllegalDecision as error:
+            if (duplicate := _duplicate(table_id, user, client_id)) is not None:
+                return duplicate
             raise ServiceError("illegal", str(error)) from None
         state = _advance(game, table, seats, now, state=state, point_before=point_before)
-        game.save()
+        game.save(update_fields=GAME_PLAY_FIELDS)
         _remember_on_commit(table, game, seats, state)
         _announce_on_commit(table, game.version, lobby=table.status == Table.Status.FINISHED)
         return Accepted(version=game.version)
+
+
+# What a decision changes in its game's row.
+GAME_PLAY_FIELDS = ["state", "version", "point_version", "deadline", "finished_at", "result"]
+
+
+def _kept_state(game: Game, game_engine):
+    """The engine state of `game` (locked, its `state` column deferred): the one this
+    process kept at that version if it has it, else read and loaded."""
+    from games import rendering
+
+    kept = rendering.snapshot_at(game.table_id, game.version)
+    if kept is not None and kept.version == game.version and kept.game.pk == game.pk:
+        return kept.state
+    game.refresh_from_db(fields=["state"])
+    return game_engine.load(game.state)
 
 
 def _remember_on_commit(table: Table, game: Game, seats: dict, state) -> None:
