@@ -1,0 +1,65 @@
+"""A page that missed an announcement catches up by itself (static/js/table.js).
+
+The change is made in another process with its announcement dropped, as if Redis had lost
+it: the page must not see it until it has been quiet for `data-sync-after` and asks for
+its table with {"type": "sync"}.
+"""
+
+import asyncio
+import time
+
+import pytest
+
+from tests.live.test_restart import CHECKS_SHOWN, set_up_table, stored
+
+pytestmark = pytest.mark.e2e
+
+# Bob selects with the announcement collected and thrown away.
+SILENT_DECISION = """
+from accounts.models import User
+from games import services
+
+with services.announcements_deferred():
+    services.game_decide(
+        table_id=%(table)d,
+        user=User.objects.get(username="bob"),
+        decision={"type": "select", "card": %(card)d},
+        client_id="silent-1",
+    )
+"""
+
+
+async def test_a_page_that_missed_a_change_asks_for_its_table(daphne_server, chromium):
+    server = daphne_server
+    setup = set_up_table(server, ["ines", "bob"])
+    table = setup["table"]
+    context = await chromium.new_context(locale="en-US")
+    await context.add_cookies(
+        [{"name": setup["session_cookie"], "value": setup["sessions"]["ines"], "url": server.url}]
+    )
+    page = await context.new_page()
+    try:
+        await page.goto(f"{server.url}/tables/{table}/")
+        await page.wait_for_selector("#hand button.cardbtn")
+        # Not before the test says so: an hour of quiet first.
+        await page.evaluate(
+            "() => { document.querySelector('.table-page').dataset.syncAfter = 3600000; }"
+        )
+
+        card = stored(server, table)["hands"][1][0]
+        server.shell(SILENT_DECISION % {"table": table, "card": card})
+        assert stored(server, table)["selections"][1] == card
+        await asyncio.sleep(1.5)
+        # The announcement is lost: the page still shows nobody as having chosen.
+        assert await page.evaluate(f"() => {CHECKS_SHOWN}") == 0
+
+        await page.evaluate(
+            "() => { document.querySelector('.table-page').dataset.syncAfter = 1000; }"
+        )
+        started = time.monotonic()
+        await page.wait_for_function(f"() => {CHECKS_SHOWN} === 1", timeout=5000)
+        print(f"the page caught up {time.monotonic() - started:.1f} s after sync was allowed")
+        # The frame it got is the table now: Ines can still choose, her hand is whole.
+        assert await page.locator("#hand button.cardbtn").count() == 10
+    finally:
+        await context.close()
