@@ -32,8 +32,6 @@ What it measures (docs/benchmarks.md, "Live load"):
 - decisions/s: decisions acknowledged (`#ack` frames) during the window, per second;
 - submit→ack: from just before a decision is written to the socket to the arrival of its
   `#ack` frame (the server has committed it);
-- (within a decision point the server sends a seat only its `#players` section, and its
-  `#hand` when its own selection changed: the seat's screen is then at that version);
 - reveal: for every turn whose five (P) selections were all acknowledged, the last
   selection is the one the server committed last (highest acknowledged version V). For
   each seat of the table, the reveal latency is the time from the sending of that last
@@ -47,6 +45,9 @@ What it measures (docs/benchmarks.md, "Live load"):
   over the measured window), its peak resident memory, and for context PostgreSQL's and
   Redis' CPU (all their processes on the machine), the load generator's own, and the
   whole machine's.
+Within a decision point the server sends a seat only its `#players` section, and its
+`#hand` when its own selection changed (docs/protocol.md): the seat's screen is then at
+that section's version, and its hand is replaced in the frame it decides from.
 It only talks to 127.0.0.1, and every phase has a time limit.
 """
 
