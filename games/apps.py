@@ -7,4 +7,4 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self):
-        from games import signals  # noqa: F401  (connects the logout receiver)
+        from games import signals  # noqa: F401  (connects its receivers)

@@ -129,6 +129,9 @@ class Game(models.Model):
     # Time is data: the clock claims expired deadlines (RULES §1.8), whatever restarted.
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     result = models.JSONField(null=True, blank=True)
+    # Bumped whenever a seat of this game is saved or deleted (games.signals): a process
+    # may reuse the seats it read for an earlier decision while it has not moved.
+    seats_version = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         verbose_name = _("game")

@@ -155,6 +155,12 @@ def _template(table: Table) -> str:
     return f"games/{table.kind}/live.html"
 
 
+def _render(snapshot: Snapshot, name: str, context: dict) -> str:
+    # Stripped: a frame's first element must start it (the load generator and the tests
+    # read its id there), and the indentation of the partials is not worth sending.
+    return render_to_string(f"{_template(snapshot.table)}#{name}", context).strip()
+
+
 def _part(snapshot: Snapshot, name: str, language: str, actor: bool = False) -> str:
     """A section every viewer of this version sees alike (but for the one who must
     choose a row or pick a card: `actor`), rendered once per process and language."""
@@ -162,7 +168,7 @@ def _part(snapshot: Snapshot, name: str, language: str, actor: bool = False) -> 
     html = snapshot.parts.get(key)
     if html is None:
         context = {**snapshot.shared(), "actor": actor}
-        html = render_to_string(f"{_template(snapshot.table)}#{name}", context)
+        html = _render(snapshot, name, context)
         snapshot.parts[key] = html
     return html
 
@@ -198,7 +204,6 @@ def live_frame(snapshot: Snapshot, user, language: str, csrf_token: str = "", in
     own forms. Renders nothing that needs the database: it may run on the event loop.
     """
     position = snapshot.position_of(user)
-    template = _template(snapshot.table)
     with translation.override(language):
         html = [_open_tag(snapshot, position), _part(snapshot, "header", language)]
         if snapshot.game is None:
@@ -213,18 +218,18 @@ def live_frame(snapshot: Snapshot, user, language: str, csrf_token: str = "", in
                 "invite": invite,
                 "csrf_token": csrf_token,
             }
-            html.append(render_to_string(f"{template}#seats", context))
+            html.append(_render(snapshot, "seats", context))
         else:
             actor = position is not None and position == snapshot.shared()["actor_position"]
             for name in ("draft", "rows", "revealed"):
                 html.append(_part(snapshot, name, language, actor))
             html.append(_part(snapshot, "players", language))
             if position is not None:
-                html.append(render_to_string(f"{template}#hand", _seat_context(snapshot, position)))
+                html.append(_render(snapshot, "hand", _seat_context(snapshot, position)))
             html.append(_part(snapshot, "tail", language))
             if position is not None:
                 context = {**_seat_context(snapshot, position), "csrf_token": csrf_token}
-                html.append(render_to_string(f"{template}#actions", context))
+                html.append(_render(snapshot, "actions", context))
         html.append("</div>")
     return mark_safe("".join(html))
 
@@ -236,7 +241,7 @@ def update_frame(snapshot: Snapshot, position: int | None, language: str, hand: 
         html = _part(snapshot, "players", language)
         if hand and position is not None:
             context = _seat_context(snapshot, position)
-            html += render_to_string(f"{_template(snapshot.table)}#hand", context)
+            html += _render(snapshot, "hand", context)
     return html
 
 

@@ -339,7 +339,7 @@ def _decide(table_id, user, decision, client_id, seen_version) -> Accepted:
         except Game.DoesNotExist:
             raise ServiceError("not_playing", _("This table is not playing.")) from None
         table = game.table
-        seats = {seat.position: seat for seat in table.seats.select_related("user")}
+        seats = _seats(game, table)
         mine = next((s for s in seats.values() if s.user_id == user.pk), None)
         if mine is None:
             raise ServiceError("not_seated", _("You have no seat at this table."))
@@ -378,6 +378,23 @@ def _decide(table_id, user, decision, client_id, seen_version) -> Accepted:
 
 # What a decision changes in its game's row.
 GAME_PLAY_FIELDS = ["state", "version", "point_version", "deadline", "finished_at", "result"]
+
+
+def _seats(game: Game, table: Table) -> dict:
+    """The seats of a game in play, by position. Those this process kept with the game are
+    reused while no seat has changed since (`Game.seats_version`) and none is away (a
+    decision from an away seat changes it); otherwise they are read."""
+    from games import rendering
+
+    kept = rendering.snapshot_at(game.table_id, 0)
+    if (
+        kept is not None
+        and kept.game.pk == game.pk
+        and kept.game.seats_version == game.seats_version
+        and not any(seat.away for seat in kept.seats)
+    ):
+        return {seat.position: seat for seat in kept.seats}
+    return {seat.position: seat for seat in table.seats.select_related("user")}
 
 
 def _kept_state(game: Game, game_engine):

@@ -3,7 +3,7 @@ import re
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import clock, engine
+from games import clock, engine, services
 from games.models import Decision, Game, Table
 from tests.games import ws
 from tests.games.ws import game_state, make, setup_table
@@ -190,3 +190,60 @@ async def test_logging_out_closes_the_sessions_sockets(alice, bob):
 
     await log_out()
     assert await communicator.receive_output(timeout=3) == {"type": "websocket.close", "code": 4401}
+
+
+async def test_within_a_turn_the_others_get_only_the_players_section(alice, bob, make_player):
+    # docs/protocol.md, "Server → client": a selection moves no decision point, so the
+    # other seats are sent who has chosen, not their whole screen again.
+    carol = await make(make_player, "carol")
+    table = await setup_table(alice, others=[bob, carol])
+    sockets = [await ws.connect(f"/ws/tables/{table.pk}/", user) for user in (alice, bob, carol)]
+    for communicator in sockets:
+        assert 'id="live"' in await ws.receive(communicator)
+    state = await game_state(table)
+
+    await ws.send(sockets[0], type="select", card=state.hands[0][2], id="a1", version=0)
+    assert ack_version(await ws.receive(sockets[0])) == 1
+    own = await ws.receive(sockets[0])
+    assert own.startswith('<section id="players" data-version="1"')
+    assert 'id="live"' not in own and own.count("✓") == 1
+    assert re.search(rf'"card": {state.hands[0][2]},[^>]*aria-pressed="true"', own)
+    for other in sockets[1:]:
+        frame = await ws.receive(other)
+        assert frame.startswith('<section id="players" data-version="1"')
+        assert frame.count("✓") == 1
+        assert 'id="hand"' not in frame and 'id="live"' not in frame
+
+    # The last selection reveals the turn: a whole screen for everyone.
+    await ws.send(sockets[1], type="select", card=state.hands[1][0], id="b1", version=0)
+    await ws.send(sockets[2], type="select", card=state.hands[2][0], id="c1", version=0)
+    for communicator in sockets:
+        frames = await ws.drain(communicator)
+        whole = [frame for frame in frames if 'id="live"' in frame]
+        assert whole, frames
+        assert ws.live_version(whole[-1]) >= 3
+    for communicator in sockets:
+        await communicator.disconnect()
+
+
+async def test_a_player_who_leaves_after_choosing_shows_as_away(alice, bob):
+    # Leaving after choosing moves no version (nothing is left for the fallback to play
+    # this turn); the others' screens must still show the absence.
+    table = await setup_table(alice, others=[bob])
+    watcher = await ws.connect(f"/ws/tables/{table.pk}/", alice)
+    await ws.receive(watcher)
+    player = await ws.connect(f"/ws/tables/{table.pk}/", bob)
+    await ws.receive(player)
+    hand = (await game_state(table)).hands[1]
+    await ws.send(player, type="select", card=hand[0], id="b1")
+    await ws.drain(player)
+    await player.disconnect()
+    await ws.drain(watcher)
+    assert "away" not in (await ws.drain(watcher, timeout=0.1) or [""])[-1]
+
+    await sync_to_async(services.seat_remove)(table_id=table.pk, user=bob)
+    assert (await game_state(table)).version == 1
+    frame = await ws.receive(watcher)
+    assert 'id="live"' in frame
+    assert 'class="tag warn">away<' in frame
+    await watcher.disconnect()

@@ -189,3 +189,28 @@ def test_a_player_who_leaves_is_played_by_the_fallback_until_they_return(alice, 
     # Back at the table, Bob is waited for again: nothing more is decided for him.
     assert 1 in nimmt.to_act(state_of(table))
     assert Decision.objects.filter(seat=1).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_seat_changed_outside_the_services_is_seen_by_the_next_decision(alice, bob):
+    # The services keep the seats they read with a decision (games.services._seats); a
+    # seat saved by anyone else (here as the admin would) must not be missed: RULES §1.8,
+    # the fallback plays for a player marked away.
+    table = new_table(alice, seats=2)
+    services.seat_join(table_id=table.pk, user=bob)
+    services.table_start(table_id=table.pk, user=alice)
+    hand = state_of(table).hands[0]
+    services.game_decide(
+        table_id=table.pk, user=alice, decision={"type": "select", "card": hand[0]}
+    )
+    seat = Seat.objects.get(table=table, user=bob)
+    seat.away = True
+    seat.save()
+    services.game_decide(
+        table_id=table.pk, user=alice, decision={"type": "select", "card": hand[1]}
+    )
+    sources = list(Decision.objects.order_by("seq").values_list("seat", "source"))
+    # Bob's card is played for him, which ends the turn; he stays away (for a row to take,
+    # for the next turn's card).
+    assert sources[:3] == [(0, "player"), (0, "player"), (1, "away")]
+    assert set(sources[3:]) <= {(1, "away")}
