@@ -363,17 +363,33 @@ def snapshot_at(table_id: int, at_least: int) -> Snapshot | None:
 
 
 def read_snapshot(table_id: int, keep: bool = True) -> Snapshot | None:
-    """The table as the database has it now; None if the table is gone."""
-    table = Table.objects.filter(pk=table_id).select_related("created_by").first()
-    if table is None:
-        return None
-    game = Game.objects.filter(table=table).first()
-    seats = _seat_names(table)
+    """The table as the database has it now; None if the table is gone.
+
+    With `keep`, the snapshot is kept for the table's other seats, and the seats this
+    process already holds are reused while `Game.seats_version` has not moved.
+    """
+    game = Game.objects.filter(table_id=table_id).select_related("table").first()
     if game is None:
-        return Snapshot(table=table, game=None, seats=seats)
-    if keep:
-        return remember_snapshot(table, game, seats)
-    return _snapshot(table, game, seats, None)
+        table = Table.objects.filter(pk=table_id).first()
+        if table is None:
+            return None
+        return Snapshot(table=table, game=None, seats=_seat_names(table))
+    table = game.table
+    if not keep:
+        return _snapshot(table, game, _seat_names(table), None)
+    seats = kept_seats(game)
+    return remember_snapshot(table, game, _seat_names(table) if seats is None else seats)
+
+
+def kept_seats(game: Game) -> list | None:
+    """The seats this process keeps for `game`, if no seat (nor a seated player's name) has
+    changed since they were read (games.signals bumps `Game.seats_version`)."""
+    kept = _snapshots.get(game.table_id)
+    if kept is None or kept.game is None or kept.game.pk != game.pk:
+        return None
+    if kept.game.seats_version != game.seats_version:
+        return None
+    return kept.seats
 
 
 def _snapshot(table, game, seats, state) -> Snapshot:

@@ -381,20 +381,15 @@ GAME_PLAY_FIELDS = ["state", "version", "point_version", "deadline", "finished_a
 
 
 def _seats(game: Game, table: Table) -> dict:
-    """The seats of a game in play, by position. Those this process kept with the game are
-    reused while no seat has changed since (`Game.seats_version`) and none is away (a
+    """The seats of a game in play, by position. Those this process keeps with the game
+    are reused while they are unchanged (`rendering.kept_seats`) and none is away (a
     decision from an away seat changes it); otherwise they are read."""
     from games import rendering
 
-    kept = rendering.snapshot_at(game.table_id, 0)
-    if (
-        kept is not None
-        and kept.game.pk == game.pk
-        and kept.game.seats_version == game.seats_version
-        and not any(seat.away for seat in kept.seats)
-    ):
-        return {seat.position: seat for seat in kept.seats}
-    return {seat.position: seat for seat in table.seats.select_related("user")}
+    seats = rendering.kept_seats(game)
+    if seats is None or any(seat.away for seat in seats):
+        seats = table.seats.select_related("user")
+    return {seat.position: seat for seat in seats}
 
 
 def _kept_state(game: Game, game_engine):

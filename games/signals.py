@@ -1,11 +1,15 @@
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.contrib.auth.signals import user_logged_out
 from django.db.models import F
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from games.models import Game, Seat
+
+# What a table shows of a seated player (Seat.name).
+NAME_FIELDS = {"display_name", "username"}
 
 
 @receiver(user_logged_out)
@@ -24,3 +28,14 @@ def seats_changed(sender, instance, **kwargs):
     """Whatever changed a seat (a service, the admin), the next decision reads the seats
     again instead of reusing those it kept (games.services._seats)."""
     Game.objects.filter(table_id=instance.table_id).update(seats_version=F("seats_version") + 1)
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL)
+def player_renamed(sender, instance, update_fields=None, **kwargs):
+    """A player who changes their name mid-game shows under it at once (their games in
+    play read their seats again); a save of other fields (a login) changes nothing."""
+    if update_fields is not None and not NAME_FIELDS & set(update_fields):
+        return
+    Game.objects.filter(table__seats__user=instance, finished_at__isnull=True).update(
+        seats_version=F("seats_version") + 1
+    )

@@ -214,3 +214,23 @@ def test_a_seat_changed_outside_the_services_is_seen_by_the_next_decision(alice,
     # for the next turn's card).
     assert sources[:3] == [(0, "player"), (0, "player"), (1, "away")]
     assert set(sources[3:]) <= {(1, "away")}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_player_renamed_mid_game_shows_under_the_new_name(alice, bob):
+    from games import rendering
+
+    table = new_table(alice, seats=2)
+    services.seat_join(table_id=table.pk, user=bob)
+    services.table_start(table_id=table.pk, user=alice)
+    card = state_of(table).hands[0][0]
+    services.game_decide(table_id=table.pk, user=alice, decision={"type": "select", "card": card})
+    names = [seat.name for seat in rendering.read_snapshot(table.pk).seats]
+    assert names == ["Alice", "Bob"]
+    # A login saves the player without renaming them: the kept seats stay good.
+    version = Game.objects.get(table=table).seats_version
+    bob.save(update_fields=["last_login"])
+    assert Game.objects.get(table=table).seats_version == version
+    bob.display_name = "Robert"
+    bob.save()
+    assert [seat.name for seat in rendering.read_snapshot(table.pk).seats] == ["Alice", "Robert"]
