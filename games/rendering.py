@@ -69,6 +69,7 @@ class Snapshot:
     parts: dict = field(default_factory=dict)
     seat_views: dict = field(default_factory=dict)
     _shared: dict | None = None
+    _board: dict | None = None
 
     @property
     def version(self) -> int | None:
@@ -103,28 +104,22 @@ class Snapshot:
             self._shared = _shared_context(self)
         return self._shared
 
+    def board(self) -> dict:
+        """The rest of the shared context (rows, turns, score sheet), built when needed."""
+        if self._board is None:
+            self._board = _board_context(self)
+        return self._board
+
 
 def _shared_context(snapshot: Snapshot) -> dict:
+    """What the players' section (sent for every version) and every seat need."""
     table, game, seats = snapshot.table, snapshot.game, snapshot.seats
     context = {"table": table, "seats": seats, "game": game, "v": None}
     if game is None:
         return context
-    game_engine = engine.get(table.kind)
-    v = game_engine.view(snapshot.state, None)
-    players = [
-        {
-            "seat": seat,
-            "selected": v["selected"][seat.position],
-            "to_act": seat.position in v["to_act"],
-            "pile": v["piles"][seat.position],
-            "total": v["totals"][seat.position],
-        }
-        for seat in seats
-    ]
-    last = v.get("last_turn")
-    draft = v.get("draft")
+    v = engine.get(table.kind).view(snapshot.state, None)
     if v["phase"] == "draft":
-        actor = draft["to_pick"]
+        actor = v["draft"]["to_pick"]
     elif v["phase"] == "choose_row":
         actor = v["chooser"]
     else:
@@ -133,22 +128,46 @@ def _shared_context(snapshot: Snapshot) -> dict:
         {
             "v": v,
             "actor_position": actor,
-            "players": players,
-            "rows": [
-                {"index": index, "cards": card_faces(game_engine, row)}
-                for index, row in enumerate(v["rows"])
+            "players": [
+                {
+                    "seat": seat,
+                    "selected": v["selected"][seat.position],
+                    "to_act": seat.position in v["to_act"],
+                    "pile": v["piles"][seat.position],
+                    "total": v["totals"][seat.position],
+                }
+                for seat in seats
             ],
-            "chooser_name": seats[v["chooser"]].name if v["chooser"] is not None else "",
-            "last_turn": _last_turn(game_engine, last, seats) if last else None,
-            "revealed": _revealed(game_engine, v, seats),
-            "draft": _draft(game_engine, v, seats),
-            "score_sheet": _score_sheet(v),
             "ranking": _ranking(v, seats) if v["result"] else None,
-            "played": card_faces(game_engine, v["seen"]) if table.show_played else None,
-            "picked_up": snapshot.picked_up,
         }
     )
     return context
+
+
+def _board_context(snapshot: Snapshot) -> dict:
+    """The rest of what every reader sees alike: needed only for a whole frame, that is
+    when the decision point moved (a selection sends only the players' section)."""
+    shared = snapshot.shared()
+    v, seats = shared["v"], snapshot.seats
+    game_engine = engine.get(snapshot.table.kind)
+    last = v.get("last_turn")
+    return {
+        "rows": [
+            {"index": index, "cards": card_faces(game_engine, row)}
+            for index, row in enumerate(v["rows"])
+        ],
+        "chooser_name": seats[v["chooser"]].name if v["chooser"] is not None else "",
+        "last_turn": _last_turn(game_engine, last, seats) if last else None,
+        "revealed": _revealed(game_engine, v, seats),
+        "draft": _draft(game_engine, v, seats),
+        "score_sheet": _score_sheet(v),
+        "played": card_faces(game_engine, v["seen"]) if snapshot.table.show_played else None,
+        "picked_up": snapshot.picked_up,
+    }
+
+
+# The sections drawn from the shared context alone; the others need the board too.
+_SHARED_ONLY = {"header", "players"}
 
 
 def _template(table: Table) -> str:
@@ -168,6 +187,8 @@ def _part(snapshot: Snapshot, name: str, language: str, actor: bool = False) -> 
     html = snapshot.parts.get(key)
     if html is None:
         context = {**snapshot.shared(), "actor": actor}
+        if name not in _SHARED_ONLY and snapshot.game is not None:
+            context.update(snapshot.board())
         html = _render(snapshot, name, context)
         snapshot.parts[key] = html
     return html
