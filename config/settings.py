@@ -145,13 +145,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
-# With Redis, announcements ("table N is at version v") go through Redis pub/sub by
-# default: one PUBLISH per announcement, which each server process receives once and
-# hands to its own sockets, instead of a queue per socket (docs/performance.md §10).
-# Pub/sub does not keep messages for a process that is away; screens catch up by
-# themselves (the next change, the page's `sync`, or a reconnect). CHANNEL_LAYER=queues
-# selects channels-redis' queue-per-socket layer instead.
-CHANNEL_LAYER = os.environ.get("CHANNEL_LAYER", "pubsub")
+# With Redis, announcements ("table N is at version v") go through channels-redis' queue
+# per socket by default. CHANNEL_LAYER=pubsub publishes once per announcement instead,
+# received once per server process: less work per change (docs/performance.md §10), but
+# with channels-redis 4.3 and redis-py 8 a process stops hearing anything after a Redis
+# restart until it is restarted itself (pages then catch up only by their `sync`), while
+# the queue layer closes the sockets and the pages reconnect (docs/deploy.md).
+CHANNEL_LAYER = os.environ.get("CHANNEL_LAYER", "queues")
 if CHANNEL_LAYER not in ("pubsub", "queues"):
     raise ImproperlyConfigured("CHANNEL_LAYER must be pubsub or queues")
 if REDIS_URL and CHANNEL_LAYER == "pubsub":
