@@ -12,6 +12,7 @@ decision it builds what the table's consumers would send (games/consumers.py): a
 decider's own `#hand` (docs/protocol.md), in English, from the snapshot the service kept.
 Figures: CPU time per decision of the service and of the frames (medians over the run),
 queries per decision, and the rendering of one whole frame per seat at a new point.
+`BENCH_SHOW_QUERIES=1` also prints the SQL of one decision.
 """
 
 import argparse

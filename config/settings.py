@@ -189,10 +189,6 @@ else:
 # Each server process runs a deadline clock (games/clock.py); tests drive it themselves.
 SIXCLUB_CLOCK = env_bool("SIXCLUB_CLOCK", True)
 
-# Decisions in flight at once per server process (games/consumers.py); each holds a
-# database connection, so keep it under DB_POOL_MAX.
-SIXCLUB_DECISION_THREADS = env_int("DECISION_THREADS", 12)
-
 # WebSocket messages per user and process: a burst, then so many a minute (games/limits.py).
 SIXCLUB_WS_RATE = (env_int("WS_RATE_BURST", 10), env_int("WS_RATE_PER_MINUTE", 100))
 

@@ -8,12 +8,10 @@ layer is only "table N is at version v".
 import asyncio
 import logging
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.html import format_html
@@ -25,14 +23,6 @@ from games.protocol import ProtocolError, parse_message
 from games.services import LOBBY_GROUP
 
 log = logging.getLogger(__name__)
-
-# Decisions mostly wait on PostgreSQL (their round trips, the commit's flush to disk): more
-# of them in flight than the event loop's default executor allows (cores + 4 threads) lets
-# the commits of different tables overlap. Each holds a pooled database connection while
-# it runs: keep DECISION_THREADS under DB_POOL_MAX (config/settings.py).
-_decision_threads = ThreadPoolExecutor(
-    max_workers=settings.SIXCLUB_DECISION_THREADS, thread_name_prefix="decision"
-)
 
 # Policy-violation close code for a socket that is not allowed in (docs/protocol.md).
 REFUSED = 4401

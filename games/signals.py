@@ -31,10 +31,11 @@ def seats_changed(sender, instance, **kwargs):
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL)
-def player_renamed(sender, instance, update_fields=None, **kwargs):
+def player_renamed(sender, instance, created=False, update_fields=None, **kwargs):
     """A player who changes their name mid-game shows under it at once (their games in
-    play read their seats again); a save of other fields (a login) changes nothing."""
-    if update_fields is not None and not NAME_FIELDS & set(update_fields):
+    play read their seats again); a new player, or a save of other fields (a login),
+    changes nothing."""
+    if created or (update_fields is not None and not NAME_FIELDS & set(update_fields)):
         return
     Game.objects.filter(table__seats__user=instance, finished_at__isnull=True).update(
         seats_version=F("seats_version") + 1

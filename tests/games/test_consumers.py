@@ -149,10 +149,7 @@ async def test_the_clock_plays_the_fallback_when_time_runs_out(alice, bob):
 
 async def test_a_flood_is_throttled_for_its_sender_only(alice, bob):
     table = await setup_table(alice, others=[bob])
-    flooder = await ws.connect(f"/ws/tables/{table.pk}/", alice)
-    await ws.receive(flooder)
-    other = await ws.connect(f"/ws/tables/{table.pk}/", bob)
-    await ws.receive(other)
+    flooder, other = await ws.watching(table, alice, bob)
     for _ in range(30):
         await ws.send(flooder, type="sync")
     frames = await ws.drain(flooder)
@@ -230,10 +227,7 @@ async def test_a_player_who_leaves_after_choosing_shows_as_away(alice, bob):
     # Leaving after choosing moves no version (nothing is left for the fallback to play
     # this turn); the others' screens must still show the absence.
     table = await setup_table(alice, others=[bob])
-    watcher = await ws.connect(f"/ws/tables/{table.pk}/", alice)
-    await ws.receive(watcher)
-    player = await ws.connect(f"/ws/tables/{table.pk}/", bob)
-    await ws.receive(player)
+    watcher, player = await ws.watching(table, alice, bob)
     hand = (await game_state(table)).hands[1]
     await ws.send(player, type="select", card=hand[0], id="b1")
     await ws.drain(player)

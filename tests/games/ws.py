@@ -36,6 +36,16 @@ async def connect(path: str, user=None, language: str = "en") -> WebsocketCommun
     return communicator
 
 
+async def watching(table, *users) -> list[WebsocketCommunicator]:
+    """A socket on `table` for each of `users`, each past its first frame."""
+    sockets = []
+    for user in users:
+        communicator = await connect(f"/ws/tables/{table.pk}/", user)
+        await receive(communicator)
+        sockets.append(communicator)
+    return sockets
+
+
 async def receive(communicator, timeout=3) -> str:
     frame = await communicator.receive_from(timeout=timeout)
     communicator.frames.append(frame)
