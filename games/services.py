@@ -5,16 +5,18 @@ then (on commit) announce "table N is at version v" on the channel layer. Announ
 carry no secret; each connection renders its own seat's view from the database.
 """
 
+import copy
+import json
 import logging
 import random
 import threading
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import timedelta
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -302,7 +304,10 @@ def game_decide(
     earlier turn.
     """
     try:
-        return _decide(table_id, user, decision, client_id, seen_version)
+        accepted = _select_within_turn(table_id, user, decision, client_id, seen_version)
+        if accepted is None:
+            accepted = _decide(table_id, user, decision, client_id, seen_version)
+        return accepted
     except IntegrityError:
         # Only a decision already applied under this client id can collide here
         # (Decision's "client_decision_once"): a resend after a lost acknowledgement.
@@ -323,6 +328,100 @@ def _duplicate(table_id: int, user, client_id: str) -> Accepted | None:
     if not game.decisions.filter(seat=seat.position, client_id=client_id).exists():
         return None
     return Accepted(version=game.version, duplicate=True)
+
+
+def _select_within_turn(table_id, user, decision, client_id, seen_version) -> Accepted | None:
+    """The most common decision, in one statement: a selection that is not the last of its
+    turn (RULES §1.3), on a game this process kept at its current version.
+
+    Such a selection changes only the game's state and version, and adds one decision to
+    the log: no card moves on the board, no deadline opens, no bot nor absent player has
+    to act. The game's row is updated only if it is still at the kept version with the
+    kept seats (another process, a seat changed by the admin: `seats_version`), and the
+    decision is inserted by the same statement, so both commit together or not at all.
+
+    Returns None whenever anything else may be needed (a decision that moves the game to
+    a reveal, an illegal or stale decision, no kept game, an away seat, a version moved
+    elsewhere): `_decide` then does the whole work under the row lock. A resent decision
+    collides on `client_decision_once` here as there (IntegrityError, see game_decide).
+    """
+    from games import rendering
+
+    kept = rendering.snapshot_at(table_id, 0)
+    if kept is None or kept.game is None or kept.state is None:
+        return None
+    game, table = kept.game, kept.table
+    if table.status != Table.Status.PLAYING or any(seat.away for seat in kept.seats):
+        return None
+    if seen_version is not None and seen_version < game.point_version:
+        return None
+    if bool(table.time_limit) != (game.deadline is not None):
+        return None
+    mine = next((seat for seat in kept.seats if seat.user_id == user.pk), None)
+    if mine is None:
+        return None
+    game_engine = engine.get(table.kind)
+    try:
+        state, events = game_engine.apply(kept.state, mine.position, decision)
+    except engine.IllegalDecision:
+        return None
+    if [event["type"] for event in events] != ["selected"]:
+        return None
+    if any(_is_automatic(kept.seat_at(seat)) for seat in game_engine.to_act(state)):
+        return None
+    version = game.version + 1
+    dumped = game_engine.dump(state)
+    if not _store_selection(game, version, dumped, mine.position, decision, client_id):
+        return None
+    moved = copy.copy(game)
+    moved.version = version
+    moved.state = dumped
+    rendering.remember_snapshot(table, moved, kept.seats, state)
+    _announce(f"table.{table_id}", {"type": "table.changed", "version": version})
+    return Accepted(version=version)
+
+
+def _store_selection(game, version, state, seat, decision, client_id) -> bool:
+    """Move `game` from its version to `version` with `state` and log the decision, if it
+    is still where this process saw it. One round trip on PostgreSQL."""
+    game_table = Game._meta.db_table
+    decision_table = Decision._meta.db_table
+    update = (
+        f"UPDATE {game_table} SET state = %s, version = %s"
+        " WHERE id = %s AND version = %s AND seats_version = %s"
+    )
+    update_args = [json.dumps(state), version, game.pk, game.version, game.seats_version]
+    insert_args = [
+        version,
+        seat,
+        json.dumps(decision),
+        Decision.Source.PLAYER,
+        client_id,
+        timezone.now(),
+    ]
+    columns = "game_id, seq, seat, payload, source, client_id, created_at"
+    if connection.vendor == "postgresql":
+        # Autocommit: the statement is its own transaction (no BEGIN, no COMMIT round
+        # trip). Inside a caller's transaction, a savepoint keeps a collision harmless.
+        inside = transaction.atomic() if connection.in_atomic_block else nullcontext()
+        with inside, connection.cursor() as cursor:
+            cursor.execute(
+                f"WITH moved AS ({update.replace('state = %s', 'state = %s::jsonb')}"
+                " RETURNING id)"
+                f" INSERT INTO {decision_table} ({columns})"
+                " SELECT id, %s, %s, %s::jsonb, %s, %s, %s FROM moved",
+                update_args + insert_args,
+            )
+            return cursor.rowcount == 1
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(update, update_args)
+        if cursor.rowcount != 1:
+            return False
+        cursor.execute(
+            f"INSERT INTO {decision_table} ({columns}) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+            [game.pk, *insert_args],
+        )
+        return True
 
 
 def _decide(table_id, user, decision, client_id, seen_version) -> Accepted:

@@ -1,0 +1,110 @@
+"""A selection that is not the last of its turn is stored in one statement
+(games.services._select_within_turn): what it must keep of the full path's guarantees.
+
+These tests commit for real (transaction=True): the kept game a process remembers after a
+commit is what the one-statement path starts from.
+"""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import engine, rendering, services
+from games.models import Decision, Game, Seat
+
+pytestmark = pytest.mark.django_db(transaction=True)
+nimmt = engine.get("nimmt")
+
+
+@pytest.fixture
+def three(alice, bob, make_player):
+    """A started 3-player table, and its players by seat."""
+    carol = make_player("carol", display_name="Carol")
+    table = services.table_create(user=alice, seats_count=3, options={"end": "rounds", "rounds": 1})
+    services.seat_join(table_id=table.pk, user=bob)
+    services.seat_join(table_id=table.pk, user=carol)
+    services.table_start(table_id=table.pk, user=alice)
+    users = {seat.position: seat.user for seat in Seat.objects.filter(table=table)}
+    return table, users
+
+
+def stored(table):
+    return Game.objects.get(table=table)
+
+
+def select(table, users, seat, index=0, **extra):
+    card = nimmt.load(stored(table).state).hands[seat][index]
+    decision = {"type": "select", "card": card}
+    return services.game_decide(table_id=table.pk, user=users[seat], decision=decision, **extra)
+
+
+def test_a_selection_within_a_turn_is_one_statement_and_lands_whole(three):
+    table, users = three
+    select(table, users, 0)  # the full path; the process now keeps the game
+    before = stored(table)
+    card = nimmt.load(before.state).hands[1][2]
+    with CaptureQueriesContext(connection) as queries:
+        accepted = services.game_decide(
+            table_id=table.pk, user=users[1], decision={"type": "select", "card": card}
+        )
+    statements = [q["sql"].split()[0] for q in queries]
+    if connection.vendor == "postgresql":
+        assert statements == ["WITH"], statements  # UPDATE and INSERT, autocommitted
+    else:
+        assert statements == ["BEGIN", "UPDATE", "INSERT", "COMMIT"], statements
+    after = stored(table)
+    assert accepted.version == after.version == before.version + 1
+    assert after.point_version == before.point_version
+    logged = Decision.objects.get(game=after, seq=after.version)
+    chosen = {"type": "select", "card": card}
+    assert (logged.seat, logged.source, logged.payload) == (1, "player", chosen)
+    expected, _events = nimmt.apply(nimmt.load(before.state), 1, chosen)
+    assert after.state == nimmt.dump(expected)
+    # What this process keeps for the screens is that very version.
+    assert rendering.snapshot_at(table.pk, after.version).state == expected
+
+
+def test_the_last_selection_of_the_turn_reveals_through_the_full_path(three):
+    table, users = three
+    for seat in (0, 1, 2):
+        select(table, users, seat)
+    state = nimmt.load(stored(table).state)
+    assert state.turn == 2 or state.phase == "choose_row"
+    assert list(Decision.objects.order_by("seq").values_list("seq", flat=True)) == [1, 2, 3]
+
+
+def test_a_resent_selection_is_acknowledged_and_applied_once(three):
+    table, users = three
+    select(table, users, 0)
+    first = select(table, users, 1, client_id="m-1")
+    again = select(table, users, 1, client_id="m-1")
+    assert again.duplicate and again.version == first.version == stored(table).version
+    assert Decision.objects.filter(seat=1).count() == 1
+
+
+def test_a_game_moved_by_another_process_is_not_overwritten(three):
+    table, users = three
+    select(table, users, 0)
+    # This process keeps the game at version 1; another process then applies Bob's
+    # selection (simulated by putting back what this process kept before it).
+    kept = rendering.snapshot_at(table.pk, 0)
+    select(table, users, 1)
+    rendering._snapshots[table.pk] = kept
+    select(table, users, 2)  # the statement finds version 2, not 1: the full path runs
+    decisions = list(Decision.objects.order_by("seq").values_list("seq", "seat"))
+    assert decisions[:3] == [(1, 0), (2, 1), (3, 2)]
+    state = nimmt.load(stored(table).state)
+    # All three selections counted: the turn was revealed.
+    assert state.turn == 2 or state.phase == "choose_row"
+
+
+def test_a_seat_marked_away_by_the_admin_stops_the_short_path(three):
+    table, users = three
+    select(table, users, 0)
+    seat = Seat.objects.get(table=table, position=2)
+    seat.away = True
+    seat.save()  # bumps seats_version: the kept seats no longer match
+    select(table, users, 1)
+    sources = list(Decision.objects.order_by("seq").values_list("seat", "source"))
+    # Carol's fallback played in the same decision: the turn is complete.
+    assert sources[:3] == [(0, "player"), (1, "player"), (2, "away")]
