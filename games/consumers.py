@@ -18,7 +18,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import trans_real
 
-from games import limits, rendering, services, shutdown
+from games import hub, limits, rendering, services, shutdown
 from games.protocol import ProtocolError, parse_message
 from games.services import LOBBY_GROUP
 
@@ -126,8 +126,11 @@ class TableConsumer(_HtmlConsumer):
         self.sent_point = None
         self.sent_selection = None
         self.announcing = set()
-        self.group = f"table.{self.table_id}"
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        self.pushing = asyncio.Lock()
+        # The table's announcements come from this process's hub (games/hub.py), which
+        # listens to the table's group for every socket of this process.
+        self.hub = hub.current()
+        await self.hub.join(self.table_id, self)
         await self.channel_layer.group_add(user_group(user.pk), self.channel_name)
         await self.accept()
         shutdown.register(self)
@@ -138,8 +141,8 @@ class TableConsumer(_HtmlConsumer):
 
     async def disconnect(self, code):
         shutdown.unregister(self)
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if hasattr(self, "hub"):
+            await self.hub.leave(self.table_id, self)
             await self.channel_layer.group_discard(
                 user_group(self.scope["user"].pk), self.channel_name
             )
@@ -198,7 +201,10 @@ class TableConsumer(_HtmlConsumer):
     async def _announce(self, announcements):
         for group, event in announcements:
             try:
-                await self.channel_layer.group_send(group, event)
+                if event["type"] == "table.changed":
+                    await self.hub.announce(event["table"], event)
+                else:
+                    await self.channel_layer.group_send(group, event)
             except Exception:
                 # Committed already; screens catch up with the next change or a `sync`.
                 log.exception("could not announce %s to %s", event.get("type"), group)
@@ -214,6 +220,12 @@ class TableConsumer(_HtmlConsumer):
         await self._push(at_least=version)
 
     async def _push(self, force=False, at_least=None):
+        # Announcements arrive from the hub while a frame of this socket may be on its
+        # way: one frame at a time keeps what the screen shows in version order.
+        async with self.pushing:
+            await self._push_now(force, at_least)
+
+    async def _push_now(self, force, at_least):
         snapshot = None
         if at_least is not None:
             snapshot = rendering.snapshot_at(self.table_id, at_least)

@@ -89,7 +89,9 @@ def _announce_on_commit(table: Table, version: int | None = None, lobby: bool = 
     table_id = table.pk
 
     def send():
-        _announce(f"table.{table_id}", {"type": "table.changed", "version": version})
+        _announce(
+            f"table.{table_id}", {"type": "table.changed", "table": table_id, "version": version}
+        )
         if lobby:
             _announce(LOBBY_GROUP, {"type": "lobby.changed"})
 
@@ -377,7 +379,7 @@ def _select_within_turn(table_id, user, decision, client_id, seen_version) -> Ac
     moved.version = version
     moved.state = dumped
     rendering.remember_snapshot(table, moved, kept.seats, state)
-    _announce(f"table.{table_id}", {"type": "table.changed", "version": version})
+    _announce(f"table.{table_id}", {"type": "table.changed", "table": table_id, "version": version})
     return Accepted(version=version)
 
 

@@ -1,0 +1,174 @@
+"""The per-process hub of table announcements (games/hub.py), on a real Redis of its own.
+
+Each test starts a redis-server on a free loopback port, so that it can be stopped and
+started again without touching the Redis the rest of the suite uses. Two hubs on two
+layer instances stand for two server processes.
+"""
+
+import asyncio
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+
+import pytest
+from channels_redis.core import RedisChannelLayer
+
+from games.hub import Hub, table_group
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("redis-server") is None, reason="needs redis-server (apt-get install redis)"
+)
+
+
+class Screen:
+    """Stands for a socket of a table: records what the hub hands it."""
+
+    def __init__(self):
+        self.events = []
+
+    async def table_changed(self, event):
+        self.events.append(event)
+
+
+class RedisServer:
+    def __init__(self):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.folder = tempfile.mkdtemp(prefix="sixclub-hub-redis-")
+        self.process = None
+
+    def start(self):
+        self.process = subprocess.Popen(
+            ["redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--save", "",
+             "--appendonly", "no", "--dir", self.folder],
+            stdout=subprocess.DEVNULL,
+        )  # fmt: skip
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("redis-server did not start")
+
+    def kill(self):
+        self.process.kill()
+        self.process.wait()
+
+    def layer(self):
+        return RedisChannelLayer(hosts=[f"redis://127.0.0.1:{self.port}/0"])
+
+
+@pytest.fixture
+def redis_server():
+    server = RedisServer()
+    server.start()
+    yield server
+    if server.process.poll() is None:
+        server.kill()
+    shutil.rmtree(server.folder, ignore_errors=True)
+
+
+async def settle(seconds=0.3):
+    await asyncio.sleep(seconds)
+
+
+async def close(*hubs):
+    for hub in hubs:
+        for task in list(hub.tasks):
+            task.cancel()
+        await asyncio.gather(*hub.tasks, return_exceptions=True)
+        await hub.layer.close_pools()
+
+
+async def test_an_announcement_reaches_every_screen_of_its_table_once_in_every_process(
+    redis_server,
+):
+    here, there = Hub(redis_server.layer()), Hub(redis_server.layer())
+    mine, also_mine, other_table = Screen(), Screen(), Screen()
+    theirs = Screen()
+    await here.join(1, mine)
+    await here.join(1, also_mine)
+    await here.join(2, other_table)
+    await there.join(1, theirs)
+
+    await here.announce(1, {"type": "table.changed", "version": 7})
+    await settle()
+
+    for screen in (mine, also_mine, theirs):
+        assert [event["version"] for event in screen.events] == [7]
+        assert screen.events[0]["table"] == 1
+    assert other_table.events == []
+    # One member per process in the table's group, whatever its number of sockets.
+    members = await here.layer.connection(0).zcard(here.layer._group_key(table_group(1)))
+    assert members == 2
+    await close(here, there)
+
+
+async def test_the_last_screen_of_a_table_to_leave_takes_the_process_out_of_its_group(
+    redis_server,
+):
+    here, there = Hub(redis_server.layer()), Hub(redis_server.layer())
+    first, second, theirs = Screen(), Screen(), Screen()
+    await here.join(1, first)
+    await here.join(1, second)
+    await there.join(1, theirs)
+
+    await here.leave(1, first)
+    await there.announce(1, {"type": "table.changed", "version": 3})
+    await settle()
+    assert [event["version"] for event in second.events] == [3]
+    assert first.events == []
+
+    await here.leave(1, second)
+    await here.leave(1, second)  # twice: nothing happens
+    await there.announce(1, {"type": "table.changed", "version": 4})
+    await settle()
+    assert [event["version"] for event in second.events] == [3]
+    members = await here.layer.connection(0).zcard(here.layer._group_key(table_group(1)))
+    assert members == 1
+    await close(here, there)
+
+
+async def test_after_a_redis_restart_the_hub_joins_again_and_screens_render_afresh(redis_server):
+    here = Hub(redis_server.layer())
+    screen = Screen()
+    await here.join(5, screen)
+
+    redis_server.kill()  # its groups are gone with it
+    await settle(0.5)
+    redis_server.start()
+
+    there = Hub(redis_server.layer())
+    deadline = time.monotonic() + 15
+    while not any(event["version"] is None for event in screen.events):
+        assert time.monotonic() < deadline, "the hub never joined its group again"
+        await settle(0.2)
+    # Whatever was announced while Redis was away, the screen reads the table afresh...
+    assert screen.events[-1] == {"type": "table.changed", "table": 5, "version": None}
+    # ...and hears what other processes announce from then on.
+    await there.announce(5, {"type": "table.changed", "version": 9})
+    deadline = time.monotonic() + 5
+    while screen.events[-1].get("version") != 9:
+        assert time.monotonic() < deadline, "no announcement after the restart"
+        await settle(0.1)
+    await close(here, there)
+
+
+async def test_a_screen_that_fails_does_not_keep_the_others_from_hearing(redis_server):
+    class Broken(Screen):
+        async def table_changed(self, event):
+            raise RuntimeError("this socket is gone")
+
+    here = Hub(redis_server.layer())
+    broken, fine = Broken(), Screen()
+    await here.join(1, broken)
+    await here.join(1, fine)
+    await here.announce(1, {"type": "table.changed", "version": 2})
+    await settle()
+    assert [event["version"] for event in fine.events] == [2]
+    await close(here)
