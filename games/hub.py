@@ -37,13 +37,20 @@ class Hub:
         self.origin = ""
         self.lock = asyncio.Lock()
         self.tasks: set[asyncio.Task] = set()
+        self.listening: list[asyncio.Task] = []
 
     async def join(self, table_id: int, consumer) -> None:
         async with self.lock:
             members = self.sockets.setdefault(table_id, set())
             members.add(consumer)
             if len(members) == 1:
-                await self.layer.group_add(table_group(table_id), await self._channel())
+                try:
+                    await self.layer.group_add(table_group(table_id), await self._channel())
+                except BaseException:
+                    del self.sockets[table_id]
+                    if not self.sockets:
+                        self._stop()
+                    raise
 
     async def leave(self, table_id: int, consumer) -> None:
         async with self.lock:
@@ -53,7 +60,13 @@ class Hub:
             members.discard(consumer)
             if not members:
                 del self.sockets[table_id]
-                await self.layer.group_discard(table_group(table_id), self.channel)
+                try:
+                    await self.layer.group_discard(table_group(table_id), self.channel)
+                except Exception:
+                    # The layer is away; the group forgets the channel at its expiry.
+                    log.warning("table %s: could not leave its group", table_id)
+            if not self.sockets:
+                self._stop()
 
     async def announce(self, table_id: int, event: dict) -> None:
         """Tell every socket of the table, here at once and elsewhere through the layer."""
@@ -79,53 +92,71 @@ class Hub:
             # has it through one queue and one lock; another prefix would wait its turn.
             self.channel = await self.layer.new_channel()
             self.origin = self.channel
-            self._spawn(self._listen())
-            self._spawn(self._renew())
+            self.listening = [
+                self._spawn(self._listen(self.channel)),
+                self._spawn(self._renew(self.channel)),
+            ]
         return self.channel
 
-    async def _listen(self):
+    def _stop(self) -> None:
+        """No socket of any table left in this process: stop listening (a new channel
+        when one comes). Also what lets a test's event loop end with nothing pending."""
+        self.channel = None
+        for task in self.listening:
+            task.cancel()
+        self.listening = []
+
+    async def _listen(self, channel):
         pause = 0.5
-        while True:
+        lost = False
+        while channel == self.channel:
             try:
-                event = await self.layer.receive(self.channel)
+                if lost:
+                    await self._join_again(channel)
+                    lost = False
+                event = await self.layer.receive(channel)
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("the table listener lost the channel layer; joining again")
+                log.warning(
+                    "the table listener lost the channel layer; joining again", exc_info=True
+                )
+                lost = True
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, 10.0)
-                await self._join_again()
                 continue
             pause = 0.5
+            if asyncio.current_task().cancelling() or channel != self.channel:
+                # Stopped meanwhile (redis-py may swallow a cancellation that arrives
+                # during its read): what this channel still brings is for nobody.
+                return
             table_id = event.get("table")
             if event.get("origin") == self.origin or table_id is None:
                 continue  # made here: delivered already
             self.deliver(table_id, event)
 
-    async def _join_again(self):
-        """After the layer came back: every group again, every socket renders afresh
-        (announcements may have been lost meanwhile)."""
+    async def _join_again(self, channel):
+        """After the layer came back: every group again (raises while it cannot), then
+        every socket renders afresh (announcements may have been lost meanwhile)."""
         for table_id in list(self.sockets):
-            try:
-                await self.layer.group_add(table_group(table_id), self.channel)
-            except Exception:
-                log.warning("table %s: could not join its group again yet", table_id)
-                return
+            await self.layer.group_add(table_group(table_id), channel)
+        for table_id in list(self.sockets):
             self.deliver(table_id, {"type": "table.changed", "table": table_id, "version": None})
 
-    async def _renew(self):
-        while True:
+    async def _renew(self, channel):
+        while channel == self.channel:
             await asyncio.sleep(RENEW_SECONDS)
             for table_id in list(self.sockets):
                 try:
-                    await self.layer.group_add(table_group(table_id), self.channel)
+                    await self.layer.group_add(table_group(table_id), channel)
                 except Exception:
                     log.warning("table %s: could not renew its group", table_id)
 
-    def _spawn(self, coroutine) -> None:
+    def _spawn(self, coroutine) -> asyncio.Task:
         task = asyncio.ensure_future(coroutine)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+        return task
 
 
 _hubs: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub]" = weakref.WeakKeyDictionary()

@@ -131,6 +131,8 @@ async def test_the_last_screen_of_a_table_to_leave_takes_the_process_out_of_its_
     assert [event["version"] for event in second.events] == [3]
     members = await here.layer.connection(0).zcard(here.layer._group_key(table_group(1)))
     assert members == 1
+    # No socket of any table left: the process no longer listens at all.
+    assert here.channel is None and not here.tasks
     await close(here, there)
 
 
