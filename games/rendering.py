@@ -4,6 +4,7 @@ Only `engine.view(state, seat)` reaches a template: another seat's hand or unrev
 choice is never in a context, so it cannot leak into HTML.
 """
 
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
@@ -180,6 +181,60 @@ def _render(snapshot: Snapshot, name: str, context: dict) -> str:
     return render_to_string(f"{_template(snapshot.table)}#{name}", context).strip()
 
 
+class _Kept(OrderedDict):
+    """Sections that outlive a version (the header, a seat's buttons), kept per process
+    under everything they are drawn from; the least recently used go first."""
+
+    def __init__(self, size: int):
+        super().__init__()
+        self.size = size
+        # The event loop renders frames, the request threads pages.
+        self.lock = threading.Lock()
+
+    def get_or_render(self, key, render) -> str:
+        with self.lock:
+            html = self.get(key)
+            if html is not None:
+                self.move_to_end(key)
+                return html
+        html = render()
+        with self.lock:
+            self[key] = html
+            if len(self) > self.size:
+                self.popitem(last=False)
+        return html
+
+
+_headers = _Kept(1024)
+_actions = _Kept(4096)
+
+
+def _header(snapshot: Snapshot, language: str) -> str:
+    # The table's name and options: the same for every version of a game.
+    table = snapshot.table
+    key = (
+        table.pk,
+        language,
+        str(table),
+        table.seats_count,
+        repr(sorted(table.options.items())),
+        table.time_limit,
+        table.is_public,
+    )
+    return _headers.get_or_render(key, lambda: _render(snapshot, "header", {"table": table}))
+
+
+def _seat_actions(snapshot: Snapshot, position: int, csrf_token: str, language: str) -> str:
+    # The leave/back form: it changes with the seat's absence and the game's end only.
+    seat = snapshot.seat_at(position)
+    ranking = snapshot.shared()["ranking"] if snapshot.game is not None else None
+    key = (snapshot.table.pk, language, seat.away, bool(ranking), csrf_token)
+    context = {"table": snapshot.table, "my_seat": seat, "ranking": ranking}
+    return _actions.get_or_render(
+        key, lambda: _render(snapshot, "actions", {**context, "csrf_token": csrf_token})
+    )
+
+
 def _part(snapshot: Snapshot, name: str, language: str, actor: bool = False) -> str:
     """A section every viewer of this version sees alike (but for the one who must
     choose a row or pick a card: `actor`), rendered once per process and language."""
@@ -226,7 +281,7 @@ def live_frame(snapshot: Snapshot, user, language: str, csrf_token: str = "", in
     """
     position = snapshot.position_of(user)
     with translation.override(language):
-        html = [_open_tag(snapshot, position), _part(snapshot, "header", language)]
+        html = [_open_tag(snapshot, position), _header(snapshot, language)]
         if snapshot.game is None:
             table = snapshot.table
             context = {
@@ -249,8 +304,7 @@ def live_frame(snapshot: Snapshot, user, language: str, csrf_token: str = "", in
                 html.append(_render(snapshot, "hand", _seat_context(snapshot, position)))
             html.append(_part(snapshot, "tail", language))
             if position is not None:
-                context = {**_seat_context(snapshot, position), "csrf_token": csrf_token}
-                html.append(_render(snapshot, "actions", context))
+                html.append(_seat_actions(snapshot, position, csrf_token, language))
         html.append("</div>")
     return mark_safe("".join(html))
 
