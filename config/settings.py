@@ -145,12 +145,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
-# With Redis, announcements ("table N is at version v") go through channels-redis' queue
-# per socket by default. CHANNEL_LAYER=pubsub publishes once per announcement instead,
-# received once per server process: less work per change (docs/performance.md §10), but
-# with channels-redis 4.3 and redis-py 8 a process stops hearing anything after a Redis
-# restart until it is restarted itself (pages then catch up only by their `sync`), while
-# the queue layer closes the sockets and the pages reconnect (docs/deploy.md).
+# Names of this site's keys and channels in Redis (two sites, or test runs, may share one).
+REDIS_PREFIX = os.environ.get("REDIS_PREFIX", "sixclub")
+# With Redis, live tables' announcements are Redis pub/sub messages handled by each
+# process's hub (games/hub.py), which subscribes again after a Redis restart. The channel
+# layer carries the rest (lobby updates, closing a logged-out session's sockets):
+# channels-redis' queues by default. CHANNEL_LAYER=pubsub uses its pub/sub layer, which
+# with channels-redis 4.3 and redis-py 8 hears nothing after a Redis restart until the
+# process is restarted (docs/deploy.md).
 CHANNEL_LAYER = os.environ.get("CHANNEL_LAYER", "queues")
 if CHANNEL_LAYER not in ("pubsub", "queues"):
     raise ImproperlyConfigured("CHANNEL_LAYER must be pubsub or queues")
@@ -160,7 +162,7 @@ if REDIS_URL and CHANNEL_LAYER == "pubsub":
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
                 "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
-                "prefix": os.environ.get("REDIS_PREFIX", "sixclub"),
+                "prefix": REDIS_PREFIX,
             },
         }
     }
@@ -175,7 +177,7 @@ elif REDIS_URL:
                 # redis-py 8 caps a pool at 100 connections and raises beyond: every page
                 # reconnecting at once after a restart needs more (docs/performance.md).
                 "hosts": [{"address": REDIS_URL, "socket_timeout": 15, "max_connections": 1000}],
-                "prefix": os.environ.get("REDIS_PREFIX", "sixclub"),
+                "prefix": REDIS_PREFIX,
                 # Messages waiting for one process's sockets before channels-redis drops
                 # announcements (default 100): a dropped last announcement left a screen
                 # behind for good under load (docs/performance.md §4).

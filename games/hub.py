@@ -1,56 +1,104 @@
 """One listener per server process for the announcements of the tables it shows.
 
-A table's sockets do not each join the table's group on the channel layer: the process
-joins it once, with a channel of its own, while it has at least one socket of that table
-open. An announcement made in this process ("table N is at version v") reaches its own
-sockets of the table directly, without a round trip through Redis, and goes to the
-group once for the other processes; what arrives from the group is handed to this
-process's sockets of the table. Per announcement, Redis carries one message per process
-instead of one per socket (docs/performance.md §11).
+A table's sockets do not each listen for its announcements ("table N is at version v"):
+the process listens once per table while it has at least one socket of that table open.
+An announcement made in this process reaches its own sockets of the table directly, and
+goes out once for the other processes; what comes in from the others is handed to this
+process's sockets of the table (docs/performance.md §11).
 
-If the listener loses the channel layer (Redis restarted: its groups are gone), it joins
-its groups again once it can, and every socket it serves renders its table afresh.
+With Redis (REDIS_URL), announcements are Redis pub/sub messages on one channel per
+table, published in one round trip and received once per process: the listener
+subscribes to the tables of its sockets. If it loses Redis (a restart), it connects
+again as soon as it can, subscribes to all of them again and has every socket render
+its table afresh, since announcements may have been lost meanwhile. Without Redis (one
+process, the in-memory channel layer) the process joins the table's channel-layer group
+with a channel of its own instead.
 """
 
 import asyncio
+import json
 import logging
+import secrets
+import threading
 import weakref
+from urllib.parse import urlsplit
 
+from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 
 log = logging.getLogger(__name__)
 
-# channels-redis forgets a group member after a day (group_expiry); the process renews
-# its memberships well before that.
+# channels-redis forgets a group member after a day (group_expiry); without Redis pub/sub
+# the process renews its memberships well before that.
 RENEW_SECONDS = 600
+# A listener that heard nothing for this long checks its connection by asking again.
+IDLE_SECONDS = 30.0
 
 
 def table_group(table_id) -> str:
     return f"table.{table_id}"
 
 
+def table_channel(table_id, redis_url: str = "", prefix: str = "") -> str:
+    """The Redis pub/sub channel of a table's announcements. Pub/sub channels are shared
+    by every database of a Redis server: the database number is part of the name."""
+    redis_url = redis_url or settings.REDIS_URL
+    database = urlsplit(redis_url).path.strip("/") or "0"
+    return f"{prefix or settings.REDIS_PREFIX}:{database}:table:{table_id}"
+
+
+_publisher = None
+_publisher_lock = threading.Lock()
+
+
+def publish(table_id: int, event: dict) -> None:
+    """Announce from synchronous code (a request, the clock, the admin), any thread."""
+    global _publisher
+    event = {**event, "table": table_id}
+    if not settings.REDIS_URL:
+        layer = get_channel_layer()
+        if layer is not None:
+            async_to_sync(layer.group_send)(table_group(table_id), event)
+        return
+    if _publisher is None:
+        import redis
+
+        with _publisher_lock:
+            if _publisher is None:
+                _publisher = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5)
+    _publisher.publish(table_channel(table_id), json.dumps(event))
+
+
 class Hub:
-    def __init__(self, layer):
+    def __init__(self, layer, redis_url: str = "", prefix: str = "sixclub"):
         self.layer = layer
+        self.redis_url = redis_url
+        self.prefix = prefix
         self.sockets: dict[int, set] = {}
-        self.channel: str | None = None
-        self.origin = ""
+        self.origin = secrets.token_hex(8)
         self.lock = asyncio.Lock()
         self.tasks: set[asyncio.Task] = set()
         self.listening: list[asyncio.Task] = []
+        self.channel: str | None = None  # without Redis: this process's layer channel
+        self.client = None  # with Redis: for publishing
+        self.pubsub = None  # with Redis: the listener's subscriptions
+
+    # Sockets come and go.
 
     async def join(self, table_id: int, consumer) -> None:
         async with self.lock:
             members = self.sockets.setdefault(table_id, set())
             members.add(consumer)
-            if len(members) == 1:
-                try:
-                    await self.layer.group_add(table_group(table_id), await self._channel())
-                except BaseException:
-                    del self.sockets[table_id]
-                    if not self.sockets:
-                        self._stop()
-                    raise
+            if len(members) > 1:
+                return
+            try:
+                await self._subscribe(table_id)
+            except BaseException:
+                del self.sockets[table_id]
+                if not self.sockets:
+                    self._stop()
+                raise
 
     async def leave(self, table_id: int, consumer) -> None:
         async with self.lock:
@@ -61,18 +109,23 @@ class Hub:
             if not members:
                 del self.sockets[table_id]
                 try:
-                    await self.layer.group_discard(table_group(table_id), self.channel)
+                    await self._unsubscribe(table_id)
                 except Exception:
-                    # The layer is away; the group forgets the channel at its expiry.
-                    log.warning("table %s: could not leave its group", table_id)
+                    # The listener subscribes afresh after a failure, to present tables only.
+                    log.warning("table %s: could not stop listening to it", table_id)
             if not self.sockets:
                 self._stop()
 
+    # Announcements.
+
     async def announce(self, table_id: int, event: dict) -> None:
-        """Tell every socket of the table, here at once and elsewhere through the layer."""
+        """Tell every socket of the table, here at once and elsewhere through Redis."""
         event = {**event, "table": table_id, "origin": self.origin}
         self.deliver(table_id, event)
-        await self.layer.group_send(table_group(table_id), event)
+        if self.redis_url:
+            await self._client().publish(self._name(table_id), json.dumps(event))
+        else:
+            await self.layer.group_send(table_group(table_id), event)
 
     def deliver(self, table_id: int, event: dict) -> None:
         members = self.sockets.get(table_id)
@@ -86,62 +139,99 @@ class Hub:
             except Exception:
                 log.exception("table %s: a socket could not take an announcement", event["table"])
 
-    async def _channel(self) -> str:
-        if self.channel is None:
-            # The default prefix: channels-redis receives every channel of a process that
-            # has it through one queue and one lock; another prefix would wait its turn.
-            self.channel = await self.layer.new_channel()
-            self.origin = self.channel
-            self.listening = [
-                self._spawn(self._listen(self.channel)),
-                self._spawn(self._renew(self.channel)),
-            ]
-        return self.channel
+    def _heard(self, event) -> None:
+        table_id = event.get("table")
+        if event.get("origin") == self.origin or not isinstance(table_id, int):
+            return  # made here: delivered already
+        self.deliver(table_id, event)
 
-    def _stop(self) -> None:
-        """No socket of any table left in this process: stop listening (a new channel
-        when one comes). Also what lets a test's event loop end with nothing pending."""
-        self.channel = None
-        for task in self.listening:
-            task.cancel()
-        self.listening = []
+    def _afresh(self) -> None:
+        """Announcements may have been lost: every socket reads its table again."""
+        for table_id in list(self.sockets):
+            self.deliver(table_id, {"type": "table.changed", "table": table_id, "version": None})
 
-    async def _listen(self, channel):
+    # Listening, with Redis pub/sub.
+
+    def _name(self, table_id) -> str:
+        return table_channel(table_id, self.redis_url, self.prefix)
+
+    def _client(self):
+        if self.client is None:
+            import redis.asyncio
+            from redis.asyncio.retry import Retry
+            from redis.backoff import NoBackoff
+
+            # No silent reconnection: a listener that reconnected must know it, since
+            # announcements may have been lost meanwhile (_listen_pubsub).
+            # One connection per announcement in flight: redis-py 8's cap of 100 is
+            # reached when every table of a busy process announces at once.
+            self.client = redis.asyncio.Redis.from_url(
+                self.redis_url, socket_timeout=5, retry=Retry(NoBackoff(), 0), max_connections=1000
+            )
+        return self.client
+
+    async def _subscribe(self, table_id: int) -> None:
+        if not self.redis_url:
+            await self.layer.group_add(table_group(table_id), await self._layer_channel())
+            return
+        if self.pubsub is None:
+            self.pubsub = self._client().pubsub()
+            await self.pubsub.subscribe(self._name(table_id))
+            self._listen_with(self._listen_pubsub(self.pubsub))
+        else:
+            await self.pubsub.subscribe(self._name(table_id))
+
+    async def _unsubscribe(self, table_id: int) -> None:
+        if not self.redis_url:
+            await self.layer.group_discard(table_group(table_id), self.channel)
+        elif self.pubsub is not None:
+            await self.pubsub.unsubscribe(self._name(table_id))
+
+    async def _listen_pubsub(self, pubsub):
         pause = 0.5
-        lost = False
-        while channel == self.channel:
+        while pubsub is self.pubsub:
             try:
-                if lost:
-                    await self._join_again(channel)
-                    lost = False
-                event = await self.layer.receive(channel)
+                if pubsub.connection is None:
+                    # After a failure: a new connection, every table of this process again.
+                    if self.sockets:
+                        await pubsub.subscribe(*(self._name(table) for table in self.sockets))
+                    self._afresh()
+                message = await pubsub.get_message(
+                    ignore_subscribe_messages=True, timeout=IDLE_SECONDS
+                )
+                if message is None and pubsub.connection is not None:
+                    await pubsub.ping()
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.warning(
-                    "the table listener lost the channel layer; joining again", exc_info=True
-                )
-                lost = True
+                log.warning("the table listener lost Redis; listening again", exc_info=True)
+                await _close(pubsub)  # the next subscribe opens a new connection
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, 10.0)
                 continue
             pause = 0.5
-            if asyncio.current_task().cancelling() or channel != self.channel:
-                # Stopped meanwhile (redis-py may swallow a cancellation that arrives
-                # during its read): what this channel still brings is for nobody.
-                return
-            table_id = event.get("table")
-            if event.get("origin") == self.origin or table_id is None:
-                continue  # made here: delivered already
-            self.deliver(table_id, event)
+            if asyncio.current_task().cancelling() or pubsub is not self.pubsub:
+                return  # stopped meanwhile (see _stop)
+            if message is not None and message.get("type") == "message":
+                try:
+                    self._heard(json.loads(message["data"]))
+                except (ValueError, TypeError, AttributeError):
+                    log.warning("table listener: not an announcement: %r", message["data"][:200])
 
-    async def _join_again(self, channel):
-        """After the layer came back: every group again (raises while it cannot), then
-        every socket renders afresh (announcements may have been lost meanwhile)."""
-        for table_id in list(self.sockets):
-            await self.layer.group_add(table_group(table_id), channel)
-        for table_id in list(self.sockets):
-            self.deliver(table_id, {"type": "table.changed", "table": table_id, "version": None})
+    # Listening, through the channel layer (no Redis).
+
+    async def _layer_channel(self) -> str:
+        if self.channel is None:
+            self.channel = await self.layer.new_channel()
+            self._listen_with(self._listen_layer(self.channel), self._renew(self.channel))
+        return self.channel
+
+    async def _listen_layer(self, channel):
+        while channel == self.channel:
+            event = await self.layer.receive(channel)
+            if asyncio.current_task().cancelling() or channel != self.channel:
+                return
+            self._heard(event)
 
     async def _renew(self, channel):
         while channel == self.channel:
@@ -152,11 +242,34 @@ class Hub:
                 except Exception:
                     log.warning("table %s: could not renew its group", table_id)
 
+    # Tasks.
+
+    def _listen_with(self, *coroutines) -> None:
+        self.listening = [self._spawn(coroutine) for coroutine in coroutines]
+
+    def _stop(self) -> None:
+        """No socket of any table left in this process: stop listening (again when one
+        comes). Also what lets a test's event loop end with nothing pending."""
+        self.channel = None
+        pubsub, self.pubsub = self.pubsub, None
+        for task in self.listening:
+            task.cancel()
+        self.listening = []
+        if pubsub is not None:
+            self._spawn(_close(pubsub))
+
     def _spawn(self, coroutine) -> asyncio.Task:
         task = asyncio.ensure_future(coroutine)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
         return task
+
+
+async def _close(pubsub) -> None:
+    try:
+        await pubsub.aclose()
+    except Exception:
+        log.debug("closing the pub/sub connection failed", exc_info=True)
 
 
 _hubs: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub]" = weakref.WeakKeyDictionary()
@@ -167,5 +280,5 @@ def current() -> Hub:
     loop = asyncio.get_running_loop()
     hub = _hubs.get(loop)
     if hub is None:
-        hub = _hubs[loop] = Hub(get_channel_layer())
+        hub = _hubs[loop] = Hub(get_channel_layer(), settings.REDIS_URL, settings.REDIS_PREFIX)
     return hub

@@ -20,7 +20,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import engine
+from games import engine, hub
 from games.bots import get_bot
 from games.models import Decision, Game, RoundScore, Seat, Table, TakenCard
 
@@ -78,7 +78,10 @@ def _announce(group: str, message: dict) -> None:
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(group, message)
+        if message["type"] == "table.changed":
+            hub.publish(message["table"], message)  # Redis pub/sub, or the layer without it
+        else:
+            async_to_sync(layer.group_send)(group, message)
     except Exception:
         # The change is committed; a lost announcement only delays screens until the
         # next one or a reconnect, which always renders from the database.

@@ -1,8 +1,8 @@
 """The per-process hub of table announcements (games/hub.py), on a real Redis of its own.
 
 Each test starts a redis-server on a free loopback port, so that it can be stopped and
-started again without touching the Redis the rest of the suite uses. Two hubs on two
-layer instances stand for two server processes.
+started again without touching the Redis the rest of the suite uses. Two hubs stand for
+two server processes. The last test runs the hub without Redis, on the in-memory layer.
 """
 
 import asyncio
@@ -13,9 +13,9 @@ import tempfile
 import time
 
 import pytest
-from channels_redis.core import RedisChannelLayer
+from channels.layers import InMemoryChannelLayer
 
-from games.hub import Hub, table_group
+from games.hub import Hub, table_channel
 
 pytestmark = pytest.mark.skipif(
     shutil.which("redis-server") is None, reason="needs redis-server (apt-get install redis)"
@@ -59,8 +59,24 @@ class RedisServer:
         self.process.kill()
         self.process.wait()
 
-    def layer(self):
-        return RedisChannelLayer(hosts=[f"redis://127.0.0.1:{self.port}/0"])
+    def url(self):
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def hub(self):
+        return Hub(None, self.url(), "hubtest")
+
+    async def listeners(self, table_id):
+        """How many processes listen to the table (Redis PUBSUB NUMSUB)."""
+        import redis.asyncio
+
+        client = redis.asyncio.Redis.from_url(self.url())
+        try:
+            [(_name, count)] = await client.pubsub_numsub(
+                table_channel(table_id, self.url(), "hubtest")
+            )
+            return count
+        finally:
+            await client.aclose()
 
 
 @pytest.fixture
@@ -82,13 +98,14 @@ async def close(*hubs):
         for task in list(hub.tasks):
             task.cancel()
         await asyncio.gather(*hub.tasks, return_exceptions=True)
-        await hub.layer.close_pools()
+        if hub.client is not None:
+            await hub.client.aclose()
 
 
 async def test_an_announcement_reaches_every_screen_of_its_table_once_in_every_process(
     redis_server,
 ):
-    here, there = Hub(redis_server.layer()), Hub(redis_server.layer())
+    here, there = redis_server.hub(), redis_server.hub()
     mine, also_mine, other_table = Screen(), Screen(), Screen()
     theirs = Screen()
     await here.join(1, mine)
@@ -103,16 +120,15 @@ async def test_an_announcement_reaches_every_screen_of_its_table_once_in_every_p
         assert [event["version"] for event in screen.events] == [7]
         assert screen.events[0]["table"] == 1
     assert other_table.events == []
-    # One member per process in the table's group, whatever its number of sockets.
-    members = await here.layer.connection(0).zcard(here.layer._group_key(table_group(1)))
-    assert members == 2
+    # One subscription per process, whatever its number of sockets of the table.
+    assert await redis_server.listeners(1) == 2
     await close(here, there)
 
 
 async def test_the_last_screen_of_a_table_to_leave_takes_the_process_out_of_its_group(
     redis_server,
 ):
-    here, there = Hub(redis_server.layer()), Hub(redis_server.layer())
+    here, there = redis_server.hub(), redis_server.hub()
     first, second, theirs = Screen(), Screen(), Screen()
     await here.join(1, first)
     await here.join(1, second)
@@ -129,26 +145,26 @@ async def test_the_last_screen_of_a_table_to_leave_takes_the_process_out_of_its_
     await there.announce(1, {"type": "table.changed", "version": 4})
     await settle()
     assert [event["version"] for event in second.events] == [3]
-    members = await here.layer.connection(0).zcard(here.layer._group_key(table_group(1)))
-    assert members == 1
+    assert await redis_server.listeners(1) == 1
     # No socket of any table left: the process no longer listens at all.
-    assert here.channel is None and not here.tasks
+    await settle(0.05)
+    assert here.pubsub is None and not here.tasks
     await close(here, there)
 
 
 async def test_after_a_redis_restart_the_hub_joins_again_and_screens_render_afresh(redis_server):
-    here = Hub(redis_server.layer())
+    here = redis_server.hub()
     screen = Screen()
     await here.join(5, screen)
 
-    redis_server.kill()  # its groups are gone with it
+    redis_server.kill()  # its subscriptions are gone with it
     await settle(0.5)
     redis_server.start()
 
-    there = Hub(redis_server.layer())
+    there = redis_server.hub()
     deadline = time.monotonic() + 15
     while not any(event["version"] is None for event in screen.events):
-        assert time.monotonic() < deadline, "the hub never joined its group again"
+        assert time.monotonic() < deadline, "the hub never listened again"
         await settle(0.2)
     # Whatever was announced while Redis was away, the screen reads the table afresh...
     assert screen.events[-1] == {"type": "table.changed", "table": 5, "version": None}
@@ -166,7 +182,7 @@ async def test_a_screen_that_fails_does_not_keep_the_others_from_hearing(redis_s
         async def table_changed(self, event):
             raise RuntimeError("this socket is gone")
 
-    here = Hub(redis_server.layer())
+    here = redis_server.hub()
     broken, fine = Broken(), Screen()
     await here.join(1, broken)
     await here.join(1, fine)
@@ -174,3 +190,22 @@ async def test_a_screen_that_fails_does_not_keep_the_others_from_hearing(redis_s
     await settle()
     assert [event["version"] for event in fine.events] == [2]
     await close(here)
+
+
+async def test_without_redis_the_hub_listens_through_the_channel_layer():
+    layer = InMemoryChannelLayer()
+    here, there = Hub(layer), Hub(layer)
+    mine, theirs = Screen(), Screen()
+    await here.join(3, mine)
+    await there.join(3, theirs)
+    await here.announce(3, {"type": "table.changed", "version": 4})
+    await settle(0.1)
+    assert [event["version"] for event in mine.events] == [4]
+    assert [event["version"] for event in theirs.events] == [4]
+    await here.leave(3, mine)
+    await there.announce(3, {"type": "table.changed", "version": 5})
+    await settle(0.1)
+    assert [event["version"] for event in mine.events] == [4]
+    await there.leave(3, theirs)
+    await settle(0.05)
+    assert here.channel is None and not here.tasks and not there.tasks
