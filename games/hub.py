@@ -83,6 +83,7 @@ class Hub:
         self.channel: str | None = None  # without Redis: this process's layer channel
         self.client = None  # with Redis: for publishing
         self.pubsub = None  # with Redis: the listener's subscriptions
+        self.lost = False  # with Redis: the listener lost its connection, not back yet
 
     # Sockets come and go.
 
@@ -176,25 +177,29 @@ class Hub:
             return
         if self.pubsub is None:
             self.pubsub = self._client().pubsub()
+            self.lost = False
             await self.pubsub.subscribe(self._name(table_id))
             self._listen_with(self._listen_pubsub(self.pubsub))
-        else:
+        elif not self.lost:  # else the listener subscribes to every table when it is back
             await self.pubsub.subscribe(self._name(table_id))
 
     async def _unsubscribe(self, table_id: int) -> None:
         if not self.redis_url:
             await self.layer.group_discard(table_group(table_id), self.channel)
-        elif self.pubsub is not None:
+        elif self.pubsub is not None and not self.lost:
             await self.pubsub.unsubscribe(self._name(table_id))
 
     async def _listen_pubsub(self, pubsub):
         pause = 0.5
         while pubsub is self.pubsub:
             try:
-                if pubsub.connection is None:
-                    # After a failure: a new connection, every table of this process again.
-                    if self.sockets:
-                        await pubsub.subscribe(*(self._name(table) for table in self.sockets))
+                if self.lost:
+                    # After a failure: a new connection, every table of this process again
+                    # (under the lock: no socket joins a table meanwhile unheard).
+                    async with self.lock:
+                        if self.sockets:
+                            await pubsub.subscribe(*(self._name(t) for t in self.sockets))
+                        self.lost = False
                     self._afresh()
                 message = await pubsub.get_message(
                     ignore_subscribe_messages=True, timeout=IDLE_SECONDS
@@ -205,6 +210,7 @@ class Hub:
                 raise
             except Exception:
                 log.warning("the table listener lost Redis; listening again", exc_info=True)
+                self.lost = True
                 await _close(pubsub)  # the next subscribe opens a new connection
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, 10.0)

@@ -159,6 +159,9 @@ async def test_after_a_redis_restart_the_hub_joins_again_and_screens_render_afre
 
     redis_server.kill()  # its subscriptions are gone with it
     await settle(0.5)
+    # A socket of another table opens while Redis is away: it is heard once Redis is back.
+    latecomer = Screen()
+    await here.join(6, latecomer)
     redis_server.start()
 
     there = redis_server.hub()
@@ -173,6 +176,11 @@ async def test_after_a_redis_restart_the_hub_joins_again_and_screens_render_afre
     deadline = time.monotonic() + 5
     while screen.events[-1].get("version") != 9:
         assert time.monotonic() < deadline, "no announcement after the restart"
+        await settle(0.1)
+    await there.announce(6, {"type": "table.changed", "version": 2})
+    deadline = time.monotonic() + 5
+    while not latecomer.events or latecomer.events[-1].get("version") != 2:
+        assert time.monotonic() < deadline, "the table joined while Redis was away is unheard"
         await settle(0.1)
     await close(here, there)
 

@@ -108,3 +108,35 @@ def test_a_seat_marked_away_by_the_admin_stops_the_short_path(three):
     sources = list(Decision.objects.order_by("seq").values_list("seat", "source"))
     # Carol's fallback played in the same decision: the turn is complete.
     assert sources[:3] == [(0, "player"), (1, "player"), (2, "away")]
+
+
+def test_the_full_path_sees_a_table_changed_elsewhere(three):
+    """The locked read reuses the kept game and table only while nothing of them that a
+    decision depends on has changed in the database (here: the time limit, set the way
+    another process or a bulk update would, without this process hearing of it)."""
+    from games.models import Table
+
+    table, users = three
+    select(table, users, 0)
+    select(table, users, 1)  # the process keeps the game at this version
+    assert stored(table).deadline is None
+    Table.objects.filter(pk=table.pk).update(time_limit=60)
+    select(table, users, 2)  # the last selection: the full path, a new decision point
+    after = stored(table)
+    assert after.deadline is not None  # the new time limit, not the kept table's none
+    assert rendering.snapshot_at(table.pk, after.version).table.time_limit == 60
+
+
+def test_the_full_path_on_a_kept_game_reads_nothing_but_its_lock(three):
+    table, users = three
+    select(table, users, 0)
+    select(table, users, 1)
+    last = nimmt.load(stored(table).state).hands[2][0]
+    with CaptureQueriesContext(connection) as queries:
+        services.game_decide(
+            table_id=table.pk, user=users[2], decision={"type": "select", "card": last}
+        )
+    reads = [q["sql"] for q in queries if q["sql"].lstrip().upper().startswith("SELECT")]
+    assert len(reads) == 1, reads  # the game's row: seats and state are the kept ones
+    if connection.vendor == "postgresql":
+        assert "FOR UPDATE" in reads[0], reads
