@@ -128,7 +128,7 @@ class TableConsumer(_HtmlConsumer):
         self.announcing = set()
         self.pushing = asyncio.Lock()
         # The table's announcements come from this process's hub (games/hub.py), which
-        # listens to the table's group for every socket of this process.
+        # listens to the table once for every socket of this process.
         self.hub = hub.current()
         await self.hub.join(self.table_id, self)
         await self.channel_layer.group_add(user_group(user.pk), self.channel_name)

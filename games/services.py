@@ -473,8 +473,8 @@ def _decide(table_id, user, decision, client_id, seen_version) -> Accepted:
 
 
 def _locked_game(table_id) -> Game:
-    """The table's game, its row locked for this transaction, with its table; the `state`
-    column deferred.
+    """The table's game, its row locked for this transaction, with its table (its `state`
+    column deferred when the ORM reads it).
 
     On PostgreSQL, when this process keeps the game (`rendering.snapshot_at`), the lock is
     taken by a short query that also reads what may have changed elsewhere; if nothing
@@ -487,7 +487,7 @@ def _locked_game(table_id) -> Game:
     if kept is not None and kept.game is not None and connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute(
-                "SELECT g.version, g.seats_version, g.point_version, g.deadline,"
+                "SELECT g.id, g.version, g.seats_version, g.point_version, g.deadline,"
                 " g.finished_at, t.status, t.time_limit, t.season_id"
                 f" FROM {Game._meta.db_table} g JOIN {Table._meta.db_table} t"
                 " ON t.id = g.table_id WHERE g.table_id = %s FOR UPDATE OF g",
@@ -498,6 +498,7 @@ def _locked_game(table_id) -> Game:
             raise ServiceError("not_playing", _("This table is not playing."))
         game, table = kept.game, kept.table
         seen = (
+            game.pk,
             game.version,
             game.seats_version,
             game.point_version,
