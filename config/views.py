@@ -1,4 +1,5 @@
 import asyncio
+import secrets
 import weakref
 
 from asgiref.sync import async_to_sync
@@ -23,7 +24,10 @@ def _database_ok() -> bool:
 
 
 # One channel of its own per event loop for the health check: with Redis pub/sub a
-# channel is a subscription, which a channel per request would pile up.
+# channel is a subscription, which a channel per request would pile up. Not one of the
+# process's own channels (`new_channel`, with "!"): channels-redis receives those
+# through one lock, which a socket's receive loop holds for up to 5 s while its channel
+# is quiet, so the check timed out beside idle sockets. A plain channel is read directly.
 _health_channels: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, str]" = (
     weakref.WeakKeyDictionary()
 )
@@ -35,8 +39,7 @@ async def _layer_round_trip() -> bool:
     loop = asyncio.get_running_loop()
     channel = _health_channels.get(loop)
     if channel is None:
-        channel = await asyncio.wait_for(layer.new_channel("healthz."), timeout=2)
-        _health_channels[loop] = channel
+        channel = _health_channels[loop] = f"healthz.{secrets.token_hex(8)}"
     await asyncio.wait_for(layer.send(channel, {"type": "healthz.ping"}), timeout=2)
     return await asyncio.wait_for(layer.receive(channel), timeout=2) == {"type": "healthz.ping"}
 

@@ -47,3 +47,26 @@ def test_it_answers_503_when_redis_is_down():
     answer = json.loads(done.stdout.strip().splitlines()[-1])
     assert answer["status"] == 503
     assert answer["body"] == {"status": "unavailable", "database": True, "channel_layer": False}
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_channel_layer_check_answers_beside_quiet_sockets(alice, bob):
+    """A table socket's receive loop waits on the channel layer while its channel is quiet
+    (with Redis: holding channels-redis' receive lock for up to 5 s). The health check's
+    round trip must not wait behind it: it timed out after a restart under load."""
+    import time
+
+    from config.views import _layer_round_trip
+    from tests.games import ws
+    from tests.games.ws import setup_table
+
+    table = await setup_table(alice, [bob])
+    sockets = await ws.watching(table, alice, bob)
+    try:
+        for _ in range(3):
+            started = time.monotonic()
+            assert await _layer_round_trip() is True
+            assert time.monotonic() - started < 1.0
+    finally:
+        for socket in sockets:
+            await socket.disconnect()
