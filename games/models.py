@@ -75,10 +75,6 @@ class Table(models.Model):
     def get_absolute_url(self):
         return reverse("table", args=[self.pk])
 
-    @property
-    def group_name(self) -> str:
-        return f"table.{self.pk}"
-
 
 class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")

@@ -229,10 +229,12 @@ def _seat_actions(snapshot: Snapshot, position: int, csrf_token: str, language: 
     seat = snapshot.seat_at(position)
     ranking = snapshot.shared()["ranking"] if snapshot.game is not None else None
     key = (snapshot.table.pk, language, seat.away, bool(ranking), csrf_token)
-    context = {"table": snapshot.table, "my_seat": seat, "ranking": ranking}
-    return _actions.get_or_render(
-        key, lambda: _render(snapshot, "actions", {**context, "csrf_token": csrf_token})
-    )
+
+    def render():
+        context = {"table": snapshot.table, "my_seat": seat, "ranking": ranking}
+        return _render(snapshot, "actions", {**context, "csrf_token": csrf_token})
+
+    return _actions.get_or_render(key, render)
 
 
 def _part(snapshot: Snapshot, name: str, language: str, actor: bool = False) -> str:

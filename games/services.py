@@ -93,7 +93,8 @@ def _announce_on_commit(table: Table, version: int | None = None, lobby: bool = 
 
     def send():
         _announce(
-            f"table.{table_id}", {"type": "table.changed", "table": table_id, "version": version}
+            hub.table_group(table_id),
+            {"type": "table.changed", "table": table_id, "version": version},
         )
         if lobby:
             _announce(LOBBY_GROUP, {"type": "lobby.changed"})
@@ -382,7 +383,9 @@ def _select_within_turn(table_id, user, decision, client_id, seen_version) -> Ac
     moved.version = version
     moved.state = dumped
     rendering.remember_snapshot(table, moved, kept.seats, state)
-    _announce(f"table.{table_id}", {"type": "table.changed", "table": table_id, "version": version})
+    _announce(
+        hub.table_group(table_id), {"type": "table.changed", "table": table_id, "version": version}
+    )
     return Accepted(version=version)
 
 

@@ -52,9 +52,9 @@ def hand_cards(hand, can_select, my_selection, version):
     """The cards of a seat's hand: buttons that send a selection (`ws-send`) while it may
     choose, each with the version it is chosen at; the plain cards otherwise. The markup
     of the `hand` partial's loop, built here: it is rendered for every selection."""
-    language = get_language()
     if not can_select:
-        return mark_safe("".join(_card_markup(language, f["number"], f["heads"]) for f in hand))
+        return cards(hand)
+    language = get_language()
     version = int(version)
     buttons = []
     for face in hand:

@@ -89,6 +89,10 @@ def redis_server():
     shutil.rmtree(server.folder, ignore_errors=True)
 
 
+def versions(screen):
+    return [event["version"] for event in screen.events]
+
+
 async def settle(seconds=0.3):
     await asyncio.sleep(seconds)
 
@@ -117,7 +121,7 @@ async def test_an_announcement_reaches_every_screen_of_its_table_once_in_every_p
     await settle()
 
     for screen in (mine, also_mine, theirs):
-        assert [event["version"] for event in screen.events] == [7]
+        assert versions(screen) == [7]
         assert screen.events[0]["table"] == 1
     assert other_table.events == []
     # One subscription per process, whatever its number of sockets of the table.
@@ -125,7 +129,7 @@ async def test_an_announcement_reaches_every_screen_of_its_table_once_in_every_p
     await close(here, there)
 
 
-async def test_the_last_screen_of_a_table_to_leave_takes_the_process_out_of_its_group(
+async def test_the_last_screen_of_a_table_to_leave_takes_the_process_off_its_channel(
     redis_server,
 ):
     here, there = redis_server.hub(), redis_server.hub()
@@ -137,14 +141,14 @@ async def test_the_last_screen_of_a_table_to_leave_takes_the_process_out_of_its_
     await here.leave(1, first)
     await there.announce(1, {"type": "table.changed", "version": 3})
     await settle()
-    assert [event["version"] for event in second.events] == [3]
+    assert versions(second) == [3]
     assert first.events == []
 
     await here.leave(1, second)
     await here.leave(1, second)  # twice: nothing happens
     await there.announce(1, {"type": "table.changed", "version": 4})
     await settle()
-    assert [event["version"] for event in second.events] == [3]
+    assert versions(second) == [3]
     assert await redis_server.listeners(1) == 1
     # No socket of any table left: the process no longer listens at all.
     await settle(0.05)
@@ -196,7 +200,7 @@ async def test_a_screen_that_fails_does_not_keep_the_others_from_hearing(redis_s
     await here.join(1, fine)
     await here.announce(1, {"type": "table.changed", "version": 2})
     await settle()
-    assert [event["version"] for event in fine.events] == [2]
+    assert versions(fine) == [2]
     await close(here)
 
 
@@ -208,12 +212,12 @@ async def test_without_redis_the_hub_listens_through_the_channel_layer():
     await there.join(3, theirs)
     await here.announce(3, {"type": "table.changed", "version": 4})
     await settle(0.1)
-    assert [event["version"] for event in mine.events] == [4]
-    assert [event["version"] for event in theirs.events] == [4]
+    assert versions(mine) == [4]
+    assert versions(theirs) == [4]
     await here.leave(3, mine)
     await there.announce(3, {"type": "table.changed", "version": 5})
     await settle(0.1)
-    assert [event["version"] for event in mine.events] == [4]
+    assert versions(mine) == [4]
     await there.leave(3, theirs)
     await settle(0.05)
     assert here.channel is None and not here.tasks and not there.tasks
