@@ -116,6 +116,9 @@ class TableConsumer(_HtmlConsumer):
         if not user.is_authenticated:
             await self.close(code=REFUSED)
             return
+        # Channels hands a lazy proxy, which every read of an attribute goes through; the
+        # user is read for every frame (its seat) and every message.
+        self.user = user = getattr(user, "_wrapped", user)
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
         access = await database_sync_to_async(rendering.table_access)(self.table_id, user)
         if access is None:
@@ -143,9 +146,7 @@ class TableConsumer(_HtmlConsumer):
         shutdown.unregister(self)
         if hasattr(self, "hub"):
             await self.hub.leave(self.table_id, self)
-            await self.channel_layer.group_discard(
-                user_group(self.scope["user"].pk), self.channel_name
-            )
+            await self.channel_layer.group_discard(user_group(self.user.pk), self.channel_name)
 
     async def session_ended(self, event):
         """The user logged out (somewhere): this socket's session is no more."""
@@ -153,7 +154,7 @@ class TableConsumer(_HtmlConsumer):
             await self.close(code=REFUSED)
 
     async def receive(self, text_data=None, bytes_data=None):
-        if not limits.allow(self.scope["user"].pk):
+        if not limits.allow(self.user.pk):
             await self._send_error("rate_limited", _("Too many messages: slow down."), None)
             return
         if not await self._session_ok():
@@ -165,7 +166,7 @@ class TableConsumer(_HtmlConsumer):
             log.info(
                 "table %s: refused message from %s: %s",
                 self.table_id,
-                self.scope["user"].pk,
+                self.user.pk,
                 error.code,
             )
             await self._send_error(error.code, error.message, None)
@@ -179,13 +180,13 @@ class TableConsumer(_HtmlConsumer):
             # it (docs/performance.md). The game row lock orders the decisions of one
             # table whichever thread runs them.
             accepted, announcements = await database_sync_to_async(_decide, thread_sensitive=False)(
-                self.table_id, self.scope["user"], message
+                self.table_id, self.user, message
             )
         except services.ServiceError as error:
             log.info(
                 "table %s: refused decision from %s: %s",
                 self.table_id,
-                self.scope["user"].pk,
+                self.user.pk,
                 error.code,
             )
             await self._send_error(error.code, error.message, message.id)
@@ -236,7 +237,7 @@ class TableConsumer(_HtmlConsumer):
         version = snapshot.version
         if not force and version is not None and version <= self.sent_version:
             return
-        user = self.scope["user"]
+        user = self.user
         position = snapshot.position_of(user)
         selection = rendering.selection_of(snapshot, position)
         if not force and version is not None and snapshot.point_version == self.sent_point:

@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from django.db.models import Prefetch, Q
 from django.template.loader import render_to_string
 from django.utils import translation
-from django.utils.html import format_html
+from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
-from games import engine
+from games import engine, sections
 from games.models import BOT_CHOICES, Game, Seat, Table
 
 
@@ -83,8 +83,9 @@ class Snapshot:
     def position_of(self, user) -> int | None:
         if not user.is_authenticated:
             return None
+        pk = user.pk
         for seat in self.seats:
-            if seat.user_id == user.pk:
+            if seat.user_id == pk:
                 return seat.position
         return None
 
@@ -95,7 +96,8 @@ class Snapshot:
         """What `position` may see (engine.view); the only source of a hand."""
         view = self.seat_views.get(position)
         if view is None:
-            view = engine.get(self.table.kind).view(self.state, position)
+            # Made from the spectator view of this version (the engine adds the seat's own).
+            view = engine.get(self.table.kind).view(self.state, position, self.shared()["v"])
             self.seat_views[position] = view
         return view
 
@@ -167,10 +169,6 @@ def _board_context(snapshot: Snapshot) -> dict:
     }
 
 
-# The sections drawn from the shared context alone; the others need the board too.
-_SHARED_ONLY = {"header", "players"}
-
-
 def _template(table: Table) -> str:
     return f"games/{table.kind}/live.html"
 
@@ -237,42 +235,48 @@ def _seat_actions(snapshot: Snapshot, position: int, csrf_token: str, language: 
     return _actions.get_or_render(key, render)
 
 
+# Sections whose partial draws nothing unless the board context has something under the
+# same name (`{% if draft %}`, `{% if revealed %}` in games/<kind>/live.html).
+_ONLY_WHEN_SHOWN = {"draft", "revealed"}
+
+
 def _part(snapshot: Snapshot, name: str, language: str, actor: bool = False) -> str:
     """A section every viewer of this version sees alike (but for the one who must
     choose a row or pick a card: `actor`), rendered once per process and language."""
     key = (language, name, actor)
     html = snapshot.parts.get(key)
-    if html is None:
+    if html is None and name == "players" and snapshot.game is not None:
+        html = snapshot.parts[key] = sections.players(snapshot.shared(), language)
+    elif html is None:
         context = {**snapshot.shared(), "actor": actor}
-        if name not in _SHARED_ONLY and snapshot.game is not None:
+        if snapshot.game is not None:
             context.update(snapshot.board())
-        html = _render(snapshot, name, context)
+        # The draft and the revealed cards are shown only while they happen: most whole
+        # frames have neither, and a template render of nothing still costs a render.
+        if name in _ONLY_WHEN_SHOWN and not context.get(name):
+            html = ""
+        else:
+            html = _render(snapshot, name, context)
         snapshot.parts[key] = html
     return html
 
 
-def _seat_context(snapshot: Snapshot, position: int) -> dict:
+def _hand(snapshot: Snapshot, position: int, language: str) -> str:
+    """The seat's `#hand` (games.sections), from its own view of the game only."""
     view = snapshot.seat_view(position)
-    shared = snapshot.shared()
-    return {
-        "table": snapshot.table,
-        "v": shared["v"],
-        "my_seat": snapshot.seat_at(position),
-        "hand": card_faces(engine.get(snapshot.table.kind), view["hand"] or []),
-        "my_selection": view["my_selection"],
-        "can_select": shared["v"]["phase"] == "select",
-        "ranking": shared["ranking"],
-    }
+    v = snapshot.shared()["v"]
+    faces = card_faces(engine.get(snapshot.table.kind), view["hand"] or [])
+    return sections.hand(
+        language, v["version"], faces, v["phase"] == "select", view["my_selection"]
+    )
 
 
 def _open_tag(snapshot: Snapshot, position: int | None) -> str:
+    # Written out: it opens every whole frame (format_html cost more than the rest of it).
     phase = snapshot.shared()["v"]["phase"] if snapshot.game else snapshot.table.status
-    return format_html(
-        '<div id="live" data-version="{}" data-phase="{}" data-me="{}">',
-        "" if snapshot.version is None else snapshot.version,
-        phase,
-        "" if position is None else position,
-    )
+    version = "" if snapshot.version is None else int(snapshot.version)
+    me = "" if position is None else int(position)
+    return f'<div id="live" data-version="{version}" data-phase="{escape(phase)}" data-me="{me}">'
 
 
 def live_frame(snapshot: Snapshot, user, language: str, csrf_token: str = "", invite: str = ""):
@@ -303,7 +307,7 @@ def live_frame(snapshot: Snapshot, user, language: str, csrf_token: str = "", in
                 html.append(_part(snapshot, name, language, actor))
             html.append(_part(snapshot, "players", language))
             if position is not None:
-                html.append(_render(snapshot, "hand", _seat_context(snapshot, position)))
+                html.append(_hand(snapshot, position, language))
             html.append(_part(snapshot, "tail", language))
             if position is not None:
                 html.append(_seat_actions(snapshot, position, csrf_token, language))
@@ -317,8 +321,7 @@ def update_frame(snapshot: Snapshot, position: int | None, language: str, hand: 
     with translation.override(language):
         html = _part(snapshot, "players", language)
         if hand and position is not None:
-            context = _seat_context(snapshot, position)
-            html += _render(snapshot, "hand", context)
+            html += _hand(snapshot, position, language)
     return html
 
 

@@ -449,6 +449,7 @@ def _decide(table_id, user, decision, client_id, seen_version) -> Accepted:
                 return duplicate
             raise ServiceError("stale", _("The game has moved on: look again before you play."))
         state = _kept_state(game, game_engine)
+        _defer_rows(game)
         now = timezone.now()
         if mine.away:
             mine.away = False
@@ -469,7 +470,7 @@ def _decide(table_id, user, decision, client_id, seen_version) -> Accepted:
                 return duplicate
             raise ServiceError("illegal", str(error)) from None
         state = _advance(game, table, seats, now, state=state, point_before=point_before)
-        game.save(update_fields=GAME_PLAY_FIELDS)
+        _save_play(game)
         _remember_on_commit(table, game, seats, state)
         _announce_on_commit(table, game.version, lobby=table.status == Table.Status.FINISHED)
         return Accepted(version=game.version)
@@ -563,11 +564,112 @@ def _remember_on_commit(table: Table, game: Game, seats: dict, state) -> None:
     transaction.on_commit(lambda: rendering.remember_snapshot(table, game, ordered, state))
 
 
+class _Rows:
+    """The rows a decision's transaction adds (decisions, taken cards, score lines), kept
+    until `_save_play` writes them with the game's row: one round trip on PostgreSQL
+    instead of one per model and the game (docs/performance.md §12)."""
+
+    def __init__(self):
+        self.decisions: list[Decision] = []
+        self.taken: list[TakenCard] = []
+        self.scores: list[RoundScore] = []
+
+
+def _defer_rows(game: Game) -> None:
+    """From now on, the rows `_apply` adds to `game` wait for `_save_play`."""
+    game._rows = _Rows()
+
+
+def _flush_rows(game: Game) -> None:
+    """Write the rows kept for `game`, if any, through the ORM."""
+    rows = game.__dict__.pop("_rows", None)
+    if rows is not None:
+        Decision.objects.bulk_create(rows.decisions)
+        TakenCard.objects.bulk_create(rows.taken)
+        RoundScore.objects.bulk_create(rows.scores)
+
+
+def _save_play(game: Game) -> None:
+    """Persist what a decision changed: the game's play fields and the rows kept for it.
+
+    On PostgreSQL one statement does it all (`WITH … INSERT …, … UPDATE`); a collision on
+    a unique constraint (a resent decision) raises IntegrityError as an INSERT would.
+    """
+    rows = game.__dict__.pop("_rows", None)
+    if rows is None or connection.vendor != "postgresql":
+        if rows is not None:
+            game._rows = rows
+            _flush_rows(game)
+        game.save(update_fields=GAME_PLAY_FIELDS)
+        return
+    parts, args = [], []
+    now = timezone.now()
+    if rows.decisions:
+        parts.append(
+            _insert(
+                Decision,
+                "(game_id, seq, seat, payload, source, client_id, created_at)",
+                "(%s, %s, %s, %s::jsonb, %s, %s, %s)",
+                [
+                    (game.pk, d.seq, d.seat, json.dumps(d.payload), d.source, d.client_id, now)
+                    for d in rows.decisions
+                ],
+                args,
+            )
+        )
+    if rows.taken:
+        parts.append(
+            _insert(
+                TakenCard,
+                "(game_id, round, turn, seat, card, heads)",
+                "(%s, %s, %s, %s, %s, %s)",
+                [(game.pk, t.round, t.turn, t.seat, t.card, t.heads) for t in rows.taken],
+                args,
+            )
+        )
+    if rows.scores:
+        parts.append(
+            _insert(
+                RoundScore,
+                "(game_id, round, seat, heads)",
+                "(%s, %s, %s, %s)",
+                [(game.pk, r.round, r.seat, r.heads) for r in rows.scores],
+                args,
+            )
+        )
+    ctes = ", ".join(f"w{index} AS ({part})" for index, part in enumerate(parts))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            (f"WITH {ctes} " if ctes else "")
+            + f"UPDATE {Game._meta.db_table} SET state = %s::jsonb, version = %s,"
+            " point_version = %s, deadline = %s, finished_at = %s, result = %s::jsonb"
+            " WHERE id = %s",
+            [
+                *args,
+                json.dumps(game.state),
+                game.version,
+                game.point_version,
+                game.deadline,
+                game.finished_at,
+                None if game.result is None else json.dumps(game.result),
+                game.pk,
+            ],
+        )
+
+
+def _insert(model, columns: str, placeholders: str, values: list[tuple], args: list) -> str:
+    for value in values:
+        args.extend(value)
+    return f"INSERT INTO {model._meta.db_table} {columns} VALUES " + ", ".join(
+        [placeholders] * len(values)
+    )
+
+
 def _apply(game, game_engine, state, seat, decision, source, client_id=""):
     before = state
     state, events = game_engine.apply(state, seat, decision)
     game.version += 1
-    Decision.objects.create(
+    row = Decision(
         game=game,
         seq=game.version,
         seat=seat,
@@ -575,6 +677,11 @@ def _apply(game, game_engine, state, seat, decision, source, client_id=""):
         source=source,
         client_id=client_id,
     )
+    rows = game.__dict__.get("_rows")
+    if rows is None:
+        row.save(force_insert=True)
+    else:
+        rows.decisions.append(row)
     _derive_rows(game, game_engine, before, events)
     return state
 
@@ -603,12 +710,19 @@ def _derive_rows(game, game_engine, before, events: list[dict]) -> None:
                 for card in event["cards"]
             )
         elif event["type"] == "round_over":
-            RoundScore.objects.bulk_create(
+            scores = [
                 RoundScore(game=game, round=event["round"], seat=seat, heads=heads)
                 for seat, heads in enumerate(event["heads"])
-            )
+            ]
+            if (rows := game.__dict__.get("_rows")) is not None:
+                rows.scores.extend(scores)
+            else:
+                RoundScore.objects.bulk_create(scores)
     if taken:
-        TakenCard.objects.bulk_create(taken)
+        if (rows := game.__dict__.get("_rows")) is not None:
+            rows.taken.extend(taken)
+        else:
+            TakenCard.objects.bulk_create(taken)
 
 
 def _advance(game: Game, table: Table, seats: dict, now, state=None, point_before=None):
@@ -671,6 +785,7 @@ def _settle(game: Game, table: Table, game_engine, state, now, point_before) -> 
         if table.season_id:
             from leagues.services import game_finished
 
+            _flush_rows(game)
             game.save()
             # The result enters the league once, in the transaction that ends the game.
             game_finished(game=game)

@@ -157,6 +157,27 @@ def test_views_are_json_and_never_show_other_hands(options, players, seed):
         state, _ = nimmt.apply(state, seat, decision)
 
 
+@pytest.mark.parametrize(("options", "players", "seed"), GAMES[::17])
+def test_a_seat_view_made_from_the_spectator_view_is_the_same_view(options, players, seed):
+    # docs/engines.md: `view(state, seat, public)` is `view(state, seat)`, built from the
+    # state's spectator view (RULES 1.3: still only the seat's own hand and selection)
+    rng = random.Random(seed)
+    state = nimmt.new_game(players=players, options=options, seed=seed)
+    while True:
+        public = nimmt.view(state, None)
+        for seat in range(players):
+            assert nimmt.view(state, seat, public) == nimmt.view(state, seat)
+        if nimmt.is_over(state):
+            break
+        previous = state
+        seat, decision = random_decision(state, rng)
+        state, _ = nimmt.apply(state, seat, decision)
+        with pytest.raises(ValueError):
+            nimmt.view(state, 0, nimmt.view(previous, None))  # another version's
+    with pytest.raises(ValueError):
+        nimmt.view(state, 0, nimmt.view(state, 1))  # a seat's view is not public
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     players=st.integers(2, 10),

@@ -140,3 +140,50 @@ def test_the_full_path_on_a_kept_game_reads_nothing_but_its_lock(three):
     assert len(reads) == 1, reads  # the game's row: seats and state are the kept ones
     if connection.vendor == "postgresql":
         assert "FOR UPDATE" in reads[0], reads
+
+
+def test_the_full_path_writes_its_rows_and_the_game_in_one_statement(three):
+    """A decision on the full path (a reveal, a row taken, the end of the round) writes the
+    decisions, the picked-up cards, the score lines and the game's row together: one
+    statement on PostgreSQL. Played to the end, the rows add up to the game's state."""
+    table, users = three
+    writes_per_decision = []
+    while True:
+        state = nimmt.load(stored(table).state)
+        if nimmt.is_over(state):
+            break
+        seat = nimmt.to_act(state)[0]
+        view = nimmt.view(state, seat)
+        if view["phase"] == "choose_row":
+            decision = {"type": "row", "row": 0}
+        else:
+            decision = {"type": "select", "card": view["hand"][0]}
+        with CaptureQueriesContext(connection) as queries:
+            services.game_decide(table_id=table.pk, user=users[seat], decision=decision)
+        writes = [
+            q["sql"].split()[0]
+            for q in queries
+            if q["sql"].split()[0] in ("INSERT", "UPDATE", "WITH")
+            and "FOR UPDATE" not in q["sql"]
+            # The end of the game also marks the table finished (its own row).
+            and not q["sql"].startswith('UPDATE "games_table"')
+        ]
+        writes_per_decision.append(writes)
+    if connection.vendor == "postgresql":
+        assert [w for w in writes_per_decision if w != ["WITH"]] == []
+    game = stored(table)
+    state = nimmt.load(game.state)
+    assert list(game.decisions.values_list("seq", flat=True)) == list(range(1, game.version + 1))
+    from games.models import RoundScore, TakenCard
+
+    assert [
+        list(
+            RoundScore.objects.filter(game=game, round=1)
+            .order_by("seat")
+            .values_list("heads", flat=True)
+        )
+    ] == [list(heads) for heads in state.round_scores]
+    for seat in range(3):
+        taken = TakenCard.objects.filter(game=game, seat=seat)
+        assert sum(taken.values_list("heads", flat=True)) == state.round_scores[0][seat]
+    assert game.result is not None and game.finished_at is not None

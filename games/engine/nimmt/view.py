@@ -10,10 +10,24 @@ from .cards import HEADS
 from .rules import KIND, result, to_act
 
 
-def view(state, seat):
-    """A JSON-safe dict of what `seat` may see; `seat=None` is a spectator."""
+def view(state, seat, public=None):
+    """A JSON-safe dict of what `seat` may see; `seat=None` is a spectator.
+
+    `public`, if given, is this very state's spectator view (`view(state, None)`): a seat's
+    view is then that plus what only the seat may see, without building the rest again
+    (a server shows every version to every seat). Its values are shared, not copied.
+    """
     if seat is not None and (type(seat) is not int or not 0 <= seat < state.players):
         raise ValueError(f"seat {seat!r} is not at this table")
+    if public is not None and seat is not None:
+        if public["seat"] is not None or public["version"] != state.version:
+            raise ValueError("`public` is not this state's spectator view")
+        return {
+            **public,
+            "seat": seat,
+            "hand": list(state.hands[seat]),
+            "my_selection": _mine(state, seat),
+        }
     phase = state.phase
     live = state.options["live_scores"]
     placing = phase == "choose_row"
@@ -30,9 +44,7 @@ def view(state, seat):
         if in_round and live:
             totals[index] += heads
 
-    my_selection = None
-    if seat is not None and phase == "select" and selections[seat]:
-        my_selection = selections[seat]
+    my_selection = None if seat is None else _mine(state, seat)
 
     return {
         "kind": KIND,
@@ -60,6 +72,13 @@ def view(state, seat):
         "to_act": to_act(state),
         "result": result(state) if phase == "over" else None,
     }
+
+
+def _mine(state, seat):
+    """The card `seat` selected this turn, until the turn is revealed (its own secret)."""
+    if state.phase == "select" and state.selections[seat]:
+        return state.selections[seat]
+    return None
 
 
 def _seen(state):

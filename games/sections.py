@@ -1,0 +1,128 @@
+"""The two sections of a live frame that are sent for every version of a game, built in
+Python rather than by the template engine: the players' table (`#players`, to every
+screen) and a seat's hand (`#hand`, to the seat that chose). Within a turn they are all a
+selection changes (docs/protocol.md, "Frames"); a template render of each was a fifth of
+a decision's CPU under load (docs/performance.md §12). The sections that change only
+when the decision point moves stay partials of `games/<kind>/live.html`.
+
+Every string is translated in the active language (games.rendering activates the
+frame's), and every value is escaped or an int.
+"""
+
+from functools import lru_cache
+
+from django.template.defaultfilters import date as date_filter
+from django.template.defaultfilters import time as time_filter
+from django.utils.html import escape, format_html
+from django.utils.safestring import mark_safe
+from django.utils.timezone import template_localtime
+from django.utils.translation import gettext
+
+from games.templatetags.cards import hand_cards
+
+
+@lru_cache(maxsize=16)
+def _players_head(language: str) -> str:
+    return format_html(
+        '<div class="scroll"><table class="grid"><thead><tr><th>{}</th><th>{}</th>'
+        '<th class="num">{}</th><th class="num">{}</th><th class="num">{}</th></tr></thead>'
+        "<tbody>",
+        gettext("Player"),
+        gettext("This turn"),
+        gettext("Cards taken"),
+        gettext("Heads"),
+        gettext("Total"),
+    )
+
+
+@lru_cache(maxsize=4096)
+def _row(language, position, name, bot, away, selecting, selected, to_act, cards, heads, total):
+    # Within a turn a selection changes one row (its tick): each row is kept per process
+    # and language under everything it shows.
+    tags = ""
+    if bot:
+        tags += format_html(' <span class="tag">{}</span>', gettext("bot"))
+    if away:
+        tags += format_html(' <span class="tag warn">{}</span>', gettext("away"))
+    if selecting:
+        if selected:
+            turn = "✓ " + gettext("chosen")
+        else:
+            turn = format_html('<span class="muted">{}</span>', gettext("choosing…"))
+    elif to_act:
+        turn = format_html('<span class="muted">{}</span>', gettext("to play"))
+    else:
+        turn = ""
+    return format_html(
+        '<tr data-seat="{}"><td>{}{}</td><td>{}</td><td class="num">{}</td>'
+        '<td class="num">{}</td><td class="num">{}</td></tr>',
+        position,
+        name,
+        mark_safe(tags),
+        turn,
+        cards,
+        "?" if heads is None else heads,
+        total,
+    )
+
+
+def players(shared: dict, language: str) -> str:
+    """`<section id="players">`: one row per seat (name, bot, away; this turn's state;
+    cards and heads taken; total) and the time limit. `shared` is the context of
+    games.rendering that every reader of a version shares."""
+    v, game = shared["v"], shared["game"]
+    selecting = v["phase"] == "select"
+    rows = "".join(
+        _row(
+            language,
+            p["seat"].position,
+            p["seat"].name,
+            bool(p["seat"].bot),
+            bool(p["seat"].away),
+            selecting,
+            bool(p["selected"]),
+            bool(p["to_act"]),
+            p["pile"]["cards"],
+            p["pile"]["heads"],
+            p["total"],
+        )
+        for p in shared["players"]
+    )
+    deadline = ""
+    if game.deadline and v["phase"] != "over":
+        local = template_localtime(game.deadline)
+        deadline = format_html(
+            '<p class="muted deadline">{} <time datetime="{}" data-countdown>{}</time></p>',
+            gettext("Time limit:"),
+            date_filter(local, "c"),
+            time_filter(local, "H:i:s"),
+        )
+    return mark_safe(
+        f'<section id="players" data-version="{int(v["version"])}" class="card players">'
+        f"{_players_head(language)}{rows}</tbody></table></div>{deadline}</section>"
+    )
+
+
+@lru_cache(maxsize=16)
+def _hand_texts(language: str) -> tuple[str, str, str]:
+    return (
+        escape(gettext("Your hand")),
+        escape(gettext("You can change your card until everyone has chosen.")),
+        escape(gettext("Choose a card.")),
+    )
+
+
+def hand(language: str, version: int, faces: list, can_select: bool, my_selection) -> str:
+    """`<section id="hand">`: a seat's cards, buttons while it may select (each carrying
+    the version it is chosen at). Empty when the hand is."""
+    if not faces:
+        return ""
+    title, change, choose = _hand_texts(language)
+    prompt = ""
+    if can_select:
+        prompt = f'<p class="muted">{change if my_selection else choose}</p>'
+    cards = hand_cards(faces, can_select, my_selection, version)
+    return mark_safe(
+        f'<section id="hand" data-version="{int(version)}" class="card hand"><h2>{title}</h2>'
+        f'{prompt}<div class="cards">{cards}</div></section>'
+    )
