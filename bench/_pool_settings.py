@@ -36,3 +36,26 @@ if os.environ.get("BENCH_REDIS_MAX_CONNECTIONS") and "CONFIG" in CHANNEL_LAYERS[
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections instead
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {"min_size": 4, "max_size": 20}
+
+# BENCH_GC_LOG=1: log every garbage collection of the server that takes 5 ms or more (to
+# see whether collections pause the event loop); BENCH_GC_THRESHOLD=a,b,c sets
+# gc.set_threshold(a, b, c).
+if os.environ.get("BENCH_GC_LOG"):
+    import gc
+    import time
+
+    _gc_started = {}
+
+    def _gc_timer(phase, info):
+        if phase == "start":
+            _gc_started["t"] = time.perf_counter()
+        else:
+            took = (time.perf_counter() - _gc_started.get("t", time.perf_counter())) * 1000
+            if took >= 5:
+                print(f"gc gen{info['generation']} {took:.1f} ms", file=sys.stderr, flush=True)
+
+    gc.callbacks.append(_gc_timer)
+if os.environ.get("BENCH_GC_THRESHOLD"):
+    import gc
+
+    gc.set_threshold(*(int(n) for n in os.environ["BENCH_GC_THRESHOLD"].split(",")))
