@@ -49,12 +49,62 @@ if os.environ.get("BENCH_GC_LOG"):
     def _gc_timer(phase, info):
         if phase == "start":
             _gc_started["t"] = time.perf_counter()
+            _gc_started["cpu"] = time.thread_time()
         else:
             took = (time.perf_counter() - _gc_started.get("t", time.perf_counter())) * 1000
+            cpu = (time.thread_time() - _gc_started.get("cpu", time.thread_time())) * 1000
             if took >= 5:
-                print(f"gc gen{info['generation']} {took:.1f} ms", file=sys.stderr, flush=True)
+                print(
+                    f"gc gen{info['generation']} {took:.1f} ms (thread CPU {cpu:.1f} ms,"
+                    f" {info['collected']} collected, {len(gc.get_objects(2))} in gen2)",
+                    file=sys.stderr,
+                    flush=True,
+                )
+            if time.monotonic() - _gc_started.get("said", 0) > 10:
+                _gc_started["said"] = time.monotonic()
+                done = [generation["collections"] for generation in gc.get_stats()]
+                print(f"gc collections so far by generation: {done}", file=sys.stderr)
+            if info["generation"] == 2 and os.environ.get("BENCH_GC_CENSUS"):
+                _gc_started["n"] = _gc_started.get("n", 0) + 1
+                if _gc_started["n"] % 4 == 1:
+                    _census()
+
+    def _census():
+        import collections
+
+        objects = gc.get_objects()
+        counts = collections.Counter(type(o).__qualname__ for o in objects)
+        items = collections.Counter()
+        for o in objects:
+            if isinstance(o, (list, dict, tuple, set)):
+                items[type(o).__qualname__] += len(o)
+        print(f"gc census: {len(objects)} tracked objects; items {dict(items)}", file=sys.stderr)
+        for name, count in counts.most_common(25):
+            print(f"gc census:   {count:8d} {name}", file=sys.stderr)
+        del objects
 
     gc.callbacks.append(_gc_timer)
+
+# BENCH_GC_GARBAGE=1 (with BENCH_GC_LOG): what the collector would have freed since the
+# start, by type, at every third full collection (gc.DEBUG_SAVEALL keeps it in gc.garbage
+# for good: diagnosis only, the process grows).
+if os.environ.get("BENCH_GC_LOG") and os.environ.get("BENCH_GC_GARBAGE"):
+    import collections
+
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    _garbage = {"full": 0}
+
+    def _gc_garbage(phase, info):
+        if phase != "stop" or info["generation"] != 2:
+            return
+        _garbage["full"] += 1
+        if _garbage["full"] % 3 == 0:
+            counts = collections.Counter(type(o).__qualname__ for o in gc.garbage)
+            print(f"gc garbage: {len(gc.garbage)} objects", file=sys.stderr)
+            for name, count in counts.most_common(40):
+                print(f"gc garbage:   {count:8d} {name}", file=sys.stderr)
+
+    gc.callbacks.append(_gc_garbage)
 if os.environ.get("BENCH_GC_THRESHOLD"):
     import gc
 

@@ -12,6 +12,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.collector import settle  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from games.clock import ClockMiddleware  # noqa: E402
 
@@ -25,3 +26,5 @@ application = ClockMiddleware(
         }
     )
 )
+
+settle()

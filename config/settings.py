@@ -192,6 +192,14 @@ else:
 # Each server process runs a deadline clock (games/clock.py); tests drive it themselves.
 SIXCLUB_CLOCK = env_bool("SIXCLUB_CLOCK", True)
 
+# The server's garbage collector (config/collector.py): freeze what start-up left, and the
+# thresholds as for gc.set_threshold, "a,b,c" (CPython's own are 700,10,10).
+GC_FREEZE = env_bool("GC_FREEZE", True)
+GC_THRESHOLDS = env_list("GC_THRESHOLDS", ["10000", "10", "10"])
+if len(GC_THRESHOLDS) != 3 or not all(n.isdigit() and int(n) > 0 for n in GC_THRESHOLDS):
+    raise ImproperlyConfigured("GC_THRESHOLDS must be three positive whole numbers, as 10000,10,10")
+GC_THRESHOLDS = tuple(int(n) for n in GC_THRESHOLDS)
+
 # WebSocket messages per user and process: a burst, then so many a minute (games/limits.py).
 SIXCLUB_WS_RATE = (env_int("WS_RATE_BURST", 10), env_int("WS_RATE_PER_MINUTE", 100))
 

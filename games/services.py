@@ -515,6 +515,7 @@ def _locked_game(table_id) -> Game:
         if tuple(row) == seen:
             game, table = copy.copy(game), copy.copy(table)
             game.table = table  # the copy: a decision may change the table's status
+            rendering.unlink(table)  # no game <-> table cycle (rendering._snapshot)
             return game
     try:
         return (

@@ -1,3 +1,4 @@
+import json
 import os
 import subprocess
 import sys
@@ -53,3 +54,44 @@ def test_production_passes_the_deploy_check():
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_bad_collector_thresholds_fail_naming_the_variable():
+    for value in ("10000,10", "a,b,c", "10000,0,10"):
+        done = start(GC_THRESHOLDS=value)
+        assert done.returncode != 0, value
+        assert "GC_THRESHOLDS must be three positive whole numbers" in done.stderr
+
+
+# What the server process's collector looks like once the ASGI application is built
+# (config/collector.py).
+COLLECTOR = """
+import gc, json
+import config.asgi
+print(json.dumps({"frozen": gc.get_freeze_count(), "thresholds": gc.get_threshold()}))
+"""
+
+
+def collector(**env_overrides):
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", **env_overrides)
+    done = subprocess.run(
+        [sys.executable, "-c", COLLECTOR],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_the_server_freezes_its_start_up_objects_and_sets_the_thresholds():
+    settled = collector()
+    # Django, Channels, twisted and our modules: some 100,000 objects on this machine.
+    assert settled["frozen"] > 50_000
+    assert settled["thresholds"] == [10000, 10, 10]
+    assert collector(GC_FREEZE="0", GC_THRESHOLDS="700,10,10") == {
+        "frozen": 0,
+        "thresholds": [700, 10, 10],
+    }
