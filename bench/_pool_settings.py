@@ -55,7 +55,8 @@ if os.environ.get("BENCH_GC_LOG"):
             cpu = (time.thread_time() - _gc_started.get("cpu", time.thread_time())) * 1000
             if took >= 5:
                 print(
-                    f"gc gen{info['generation']} {took:.1f} ms (thread CPU {cpu:.1f} ms,"
+                    f"gc gen{info['generation']} {took:.1f} ms at {time.strftime('%H:%M:%S')}"
+                    f" (thread CPU {cpu:.1f} ms,"
                     f" {info['collected']} collected, {len(gc.get_objects(2))} in gen2)",
                     file=sys.stderr,
                     flush=True,
@@ -109,3 +110,121 @@ if os.environ.get("BENCH_GC_THRESHOLD"):
     import gc
 
     gc.set_threshold(*(int(n) for n in os.environ["BENCH_GC_THRESHOLD"].split(",")))
+
+# BENCH_LOOP_LAG=20: a watchdog thread asks the server's event loop to run a callback every
+# 10 ms; when one waits 20 ms or more it logs the wait, and where the event-loop thread
+# (and every other thread) stood while it waited, to find what stalls the loop.
+if os.environ.get("BENCH_LOOP_LAG"):
+    import threading
+    import time
+    import traceback
+
+    _lag_limit = float(os.environ["BENCH_LOOP_LAG"]) / 1000
+
+    def _watch():
+        main = threading.main_thread().ident
+        while True:
+            time.sleep(0.5)
+            reactor = sys.modules.get("twisted.internet.reactor")
+            loop = getattr(reactor, "_asyncioEventloop", None)
+            if loop is not None and loop.is_running():
+                break
+        started = time.monotonic()
+        while True:
+            time.sleep(0.01)
+            ran = threading.Event()
+            asked = time.perf_counter()
+            loop.call_soon_threadsafe(ran.set)
+            if ran.wait(_lag_limit):
+                continue
+            stacks = sys._current_frames()
+            where = ""
+            if main in stacks:
+                where = "".join(traceback.format_stack(stacks[main], limit=12))
+            others = [
+                "".join(traceback.format_stack(frame, limit=6))
+                for ident, frame in stacks.items()
+                if ident not in (main, threading.get_ident())
+                and "_worker" not in traceback.format_stack(frame, limit=1)[0]
+            ]
+            ran.wait()
+            lag = (time.perf_counter() - asked) * 1000
+            print(
+                f"loop lag {lag:.1f} ms at {time.strftime('%H:%M:%S')}"
+                f" ({time.monotonic() - started:.2f} s); main thread:\n"
+                f"{where}other busy threads: {len(others)}\n" + "\n".join(others[:3]),
+                file=sys.stderr,
+                flush=True,
+            )
+
+    threading.Thread(target=_watch, name="bench-loop-lag", daemon=True).start()
+
+# BENCH_STAGES=1: time the stages of each decision in the server (socket message received
+# -> decision thread starts -> thread ends -> acknowledgement built; in_server: received ->
+# acknowledgement built, whichever path) and log percentiles every 10 s, to see where the
+# submit->ack latency goes.
+if os.environ.get("BENCH_STAGES"):
+    import threading
+    import time
+
+    def _stages():
+        import json as _json
+
+        while "games.consumers" not in sys.modules:
+            time.sleep(0.2)
+        time.sleep(1)
+        consumers = sys.modules["games.consumers"]
+        stamps = {}
+        samples = {"wait": [], "run": [], "back": [], "in_server": [], "in_server_loop": []}
+        original_decide, original_receive = consumers._decide, consumers.TableConsumer.receive
+        original_ack = consumers._ack_frame
+
+        def _decide(table_id, user, message):
+            started = time.perf_counter()
+            try:
+                return original_decide(table_id, user, message)
+            finally:
+                stamps.setdefault(message.id, {}).update(start=started, end=time.perf_counter())
+
+        async def receive(self, text_data=None, bytes_data=None):
+            try:
+                key = _json.loads(text_data).get("id")
+            except Exception:
+                key = None
+            if key:
+                stamps.setdefault(key, {})["received"] = time.perf_counter()
+            return await original_receive(self, text_data, bytes_data)
+
+        def ack(request_id, version):
+            seen = stamps.pop(request_id, None)
+            now = time.perf_counter()
+            if seen and "received" in seen:
+                samples["in_server"].append(now - seen["received"])
+                if "start" not in seen:
+                    samples["in_server_loop"].append(now - seen["received"])
+            if seen and {"received", "start", "end"} <= seen.keys():
+                samples["wait"].append(seen["start"] - seen["received"])
+                samples["run"].append(seen["end"] - seen["start"])
+                samples["back"].append(now - seen["end"])
+            return original_ack(request_id, version)
+
+        consumers._decide, consumers.TableConsumer.receive = _decide, receive
+        consumers._ack_frame = ack
+        while True:
+            time.sleep(10)
+            parts = []
+            for name, values in samples.items():
+                values = sorted(values)
+                samples[name] = []
+                if values:
+
+                    def pick(q, values=values):
+                        return values[min(len(values) - 1, int(q * len(values)))] * 1000
+
+                    parts.append(
+                        f"{name} p50 {pick(0.5):.1f} p95 {pick(0.95):.1f} p99 {pick(0.99):.1f}"
+                        f" max {values[-1] * 1000:.1f} (n={len(values)})"
+                    )
+            print("stages ms: " + "; ".join(parts), file=sys.stderr, flush=True)
+
+    threading.Thread(target=_stages, name="bench-stages", daemon=True).start()

@@ -200,6 +200,10 @@ if len(GC_THRESHOLDS) != 3 or not all(n.isdigit() and int(n) > 0 for n in GC_THR
     raise ImproperlyConfigured("GC_THRESHOLDS must be three positive whole numbers, as 10000,10,10")
 GC_THRESHOLDS = tuple(int(n) for n in GC_THRESHOLDS)
 
+# Selections within a turn stored from the event loop on its own PostgreSQL connections
+# (games/loopdb.py) rather than in a decision thread.
+SIXCLUB_LOOP_SELECTIONS = env_bool("LOOP_SELECTIONS", True)
+
 # WebSocket messages per user and process: a burst, then so many a minute (games/limits.py).
 SIXCLUB_WS_RATE = (env_int("WS_RATE_BURST", 10), env_int("WS_RATE_PER_MINUTE", 100))
 

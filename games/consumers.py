@@ -18,7 +18,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import trans_real
 
-from games import hub, limits, rendering, services, shutdown
+from games import hub, limits, loopdb, rendering, services, shutdown
 from games.protocol import ProtocolError, parse_message
 from games.services import LOBBY_GROUP
 
@@ -146,6 +146,9 @@ class TableConsumer(_HtmlConsumer):
         shutdown.unregister(self)
         if hasattr(self, "hub"):
             await self.hub.leave(self.table_id, self)
+            if not self.hub.sockets:
+                # No table socket left in this process: no selection to store either.
+                await loopdb.close()
             await self.channel_layer.group_discard(user_group(self.user.pk), self.channel_name)
 
     async def session_ended(self, event):
@@ -175,13 +178,20 @@ class TableConsumer(_HtmlConsumer):
             await self._push(force=True)
             return
         try:
-            # Off the thread shared by every socket of this process: a decision waits for
-            # its commit to reach the disk, and other tables' commits would queue behind
-            # it (docs/performance.md). The game row lock orders the decisions of one
-            # table whichever thread runs them.
-            accepted, announcements = await database_sync_to_async(_decide, thread_sensitive=False)(
-                self.table_id, self.user, message
+            # Most decisions are selections within a turn: one statement, sent from this
+            # event loop (games.loopdb). The others, and any the loop cannot store, go to
+            # a decision thread: off the thread shared by every socket of this process,
+            # where other tables' commits would queue behind them (docs/performance.md).
+            # The game row lock orders the decisions of one table whichever thread runs
+            # them.
+            done = await services.select_within_turn_async(
+                self.table_id, self.user, message.decision, message.id, message.version
             )
+            if done is None:
+                done = await database_sync_to_async(_decide, thread_sensitive=False)(
+                    self.table_id, self.user, message
+                )
+            accepted, announcements = done
         except services.ServiceError as error:
             log.info(
                 "table %s: refused decision from %s: %s",

@@ -351,6 +351,58 @@ def _select_within_turn(table_id, user, decision, client_id, seen_version) -> Ac
     elsewhere): `_decide` then does the whole work under the row lock. A resent decision
     collides on `client_decision_once` here as there (IntegrityError, see game_decide).
     """
+    plan = _plan_selection(table_id, user, decision, client_id, seen_version)
+    if plan is None or not _store_selection(plan):
+        return None
+    _announce(*_selection_made(plan))
+    return Accepted(version=plan.version)
+
+
+async def select_within_turn_async(
+    table_id, user, decision: dict, client_id: str = "", seen_version: int | None = None
+):
+    """`_select_within_turn` on the event loop, its statement on the loop's own
+    connection (games.loopdb): no decision thread, no hand-over back to the loop.
+
+    Returns (Accepted, announcements to send), or None when the decision must go through
+    `game_decide` in a thread: anything `_select_within_turn` leaves to the full path, no
+    free connection, or any database error (a resent decision's collision included:
+    `game_decide` tells it apart). Reads nothing but what this process keeps.
+    """
+    from games import loopdb
+
+    if not loopdb.available():
+        return None
+    plan = _plan_selection(table_id, user, decision, client_id, seen_version)
+    if plan is None:
+        return None
+    sql, args = _selection_statement(plan)
+    try:
+        rowcount = await loopdb.execute(sql, args)
+    except Exception:
+        log.info("table %s: a selection left for the decision threads", table_id, exc_info=True)
+        return None
+    if rowcount != 1:
+        return None
+    return Accepted(version=plan.version), [_selection_made(plan)]
+
+
+@dataclass
+class _Selection:
+    """A selection within a turn, checked against the kept game and applied to its state."""
+
+    table: Table
+    game: Game
+    seats: list
+    state: object
+    dumped: dict
+    version: int
+    seat: int
+    decision: dict
+    client_id: str
+
+
+def _plan_selection(table_id, user, decision, client_id, seen_version) -> _Selection | None:
     from games import rendering
 
     kept = rendering.snapshot_at(table_id, 0)
@@ -375,59 +427,94 @@ def _select_within_turn(table_id, user, decision, client_id, seen_version) -> Ac
         return None
     if any(_is_automatic(kept.seat_at(seat)) for seat in game_engine.to_act(state)):
         return None
-    version = game.version + 1
-    dumped = game_engine.dump(state)
-    if not _store_selection(game, version, dumped, mine.position, decision, client_id):
-        return None
-    moved = copy.copy(game)
-    moved.version = version
-    moved.state = dumped
-    rendering.remember_snapshot(table, moved, kept.seats, state)
-    _announce(
-        hub.table_group(table_id), {"type": "table.changed", "table": table_id, "version": version}
+    return _Selection(
+        table=table,
+        game=game,
+        seats=kept.seats,
+        state=state,
+        dumped=game_engine.dump(state),
+        version=game.version + 1,
+        seat=mine.position,
+        decision=decision,
+        client_id=client_id,
     )
-    return Accepted(version=version)
 
 
-def _store_selection(game, version, state, seat, decision, client_id) -> bool:
-    """Move `game` from its version to `version` with `state` and log the decision, if it
-    is still where this process saw it. One round trip on PostgreSQL."""
-    game_table = Game._meta.db_table
-    decision_table = Decision._meta.db_table
-    update = (
-        f"UPDATE {game_table} SET state = %s, version = %s"
-        " WHERE id = %s AND version = %s AND seats_version = %s"
+def _selection_made(plan: _Selection) -> tuple[str, dict]:
+    """Keep the stored selection's version for the renders; its announcement."""
+    from games import rendering
+
+    moved = copy.copy(plan.game)
+    moved.version = plan.version
+    moved.state = plan.dumped
+    rendering.remember_snapshot(plan.table, moved, plan.seats, plan.state)
+    table_id = plan.table.pk
+    return hub.table_group(table_id), {
+        "type": "table.changed",
+        "table": table_id,
+        "version": plan.version,
+    }
+
+
+_SELECTION_COLUMNS = "game_id, seq, seat, payload, source, client_id, created_at"
+
+
+def _selection_statement(plan: _Selection) -> tuple[str, list]:
+    """PostgreSQL: move the game from the kept version and log the decision, in one
+    statement (nothing is inserted if the UPDATE found the game elsewhere)."""
+    game = plan.game
+    return (
+        f"WITH moved AS (UPDATE {Game._meta.db_table} SET state = %s::jsonb, version = %s"
+        " WHERE id = %s AND version = %s AND seats_version = %s RETURNING id)"
+        f" INSERT INTO {Decision._meta.db_table} ({_SELECTION_COLUMNS})"
+        " SELECT id, %s, %s, %s::jsonb, %s, %s, %s FROM moved",
+        [
+            json.dumps(plan.dumped),
+            plan.version,
+            game.pk,
+            game.version,
+            game.seats_version,
+            plan.version,
+            plan.seat,
+            json.dumps(plan.decision),
+            Decision.Source.PLAYER,
+            plan.client_id,
+            timezone.now(),
+        ],
     )
-    update_args = [json.dumps(state), version, game.pk, game.version, game.seats_version]
-    insert_args = [
-        version,
-        seat,
-        json.dumps(decision),
-        Decision.Source.PLAYER,
-        client_id,
-        timezone.now(),
-    ]
-    columns = "game_id, seq, seat, payload, source, client_id, created_at"
+
+
+def _store_selection(plan: _Selection) -> bool:
+    """Store a planned selection if the game is still where this process saw it. One
+    round trip on PostgreSQL."""
     if connection.vendor == "postgresql":
         # Autocommit: the statement is its own transaction (no BEGIN, no COMMIT round
         # trip). Inside a caller's transaction, a savepoint keeps a collision harmless.
         inside = transaction.atomic() if connection.in_atomic_block else nullcontext()
         with inside, connection.cursor() as cursor:
-            cursor.execute(
-                f"WITH moved AS ({update.replace('state = %s', 'state = %s::jsonb')}"
-                " RETURNING id)"
-                f" INSERT INTO {decision_table} ({columns})"
-                " SELECT id, %s, %s, %s::jsonb, %s, %s, %s FROM moved",
-                update_args + insert_args,
-            )
+            cursor.execute(*_selection_statement(plan))
             return cursor.rowcount == 1
+    game = plan.game
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute(update, update_args)
+        cursor.execute(
+            f"UPDATE {Game._meta.db_table} SET state = %s, version = %s"
+            " WHERE id = %s AND version = %s AND seats_version = %s",
+            [json.dumps(plan.dumped), plan.version, game.pk, game.version, game.seats_version],
+        )
         if cursor.rowcount != 1:
             return False
         cursor.execute(
-            f"INSERT INTO {decision_table} ({columns}) VALUES (%s, %s, %s, %s, %s, %s, %s)",
-            [game.pk, *insert_args],
+            f"INSERT INTO {Decision._meta.db_table} ({_SELECTION_COLUMNS})"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s)",
+            [
+                game.pk,
+                plan.version,
+                plan.seat,
+                json.dumps(plan.decision),
+                Decision.Source.PLAYER,
+                plan.client_id,
+                timezone.now(),
+            ],
         )
         return True
 
