@@ -395,7 +395,8 @@ class _Selection:
     game: Game
     seats: list
     state: object
-    dumped: dict
+    dumped: dict  # the whole dump of `state`
+    changes: dict | None  # its entries that differ from the kept version's, if known
     version: int
     seat: int
     decision: dict
@@ -427,12 +428,24 @@ def _plan_selection(table_id, user, decision, client_id, seen_version) -> _Selec
         return None
     if any(_is_automatic(kept.seat_at(seat)) for seat in game_engine.to_act(state)):
         return None
+    # What the statement stores: only the entries of the dump that changed (two small
+    # ones), when the engine can tell them and the kept game holds its version's dump.
+    changes = None
+    known = game.__dict__.get("state")  # never a deferred read: this may run on the loop
+    known = known if isinstance(known, dict) else None
+    dump_changes = getattr(game_engine, "dump_changes", None)
+    if dump_changes is not None and known and known.get("version") == kept.state.version:
+        changes = dump_changes(kept.state, state)
+        dumped = {**known, **changes}
+    else:
+        dumped = game_engine.dump(state)
     return _Selection(
         table=table,
         game=game,
         seats=kept.seats,
         state=state,
-        dumped=game_engine.dump(state),
+        dumped=dumped,
+        changes=changes,
         version=game.version + 1,
         seat=mine.position,
         decision=decision,
@@ -463,13 +476,17 @@ def _selection_statement(plan: _Selection) -> tuple[str, list]:
     """PostgreSQL: move the game from the kept version and log the decision, in one
     statement (nothing is inserted if the UPDATE found the game elsewhere)."""
     game = plan.game
+    # With the changed entries only, PostgreSQL merges them into the stored state (`||`
+    # replaces top-level keys): the row is at the kept version, so that is the dump of
+    # the new state.
+    state = "state || %s::jsonb" if plan.changes is not None else "%s::jsonb"
     return (
-        f"WITH moved AS (UPDATE {Game._meta.db_table} SET state = %s::jsonb, version = %s"
+        f"WITH moved AS (UPDATE {Game._meta.db_table} SET state = {state}, version = %s"
         " WHERE id = %s AND version = %s AND seats_version = %s RETURNING id)"
         f" INSERT INTO {Decision._meta.db_table} ({_SELECTION_COLUMNS})"
         " SELECT id, %s, %s, %s::jsonb, %s, %s, %s FROM moved",
         [
-            json.dumps(plan.dumped),
+            json.dumps(plan.dumped if plan.changes is None else plan.changes),
             plan.version,
             game.pk,
             game.version,

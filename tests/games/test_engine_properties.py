@@ -139,6 +139,24 @@ def test_dump_load_round_trip_at_every_step(options, players, seed):
     assert nimmt.load(json.loads(json.dumps(nimmt.dump(state)))) == state
 
 
+@pytest.mark.parametrize(("options", "players", "seed"), GAMES[::13])
+def test_the_changes_of_a_decision_complete_the_dump_before_it(options, players, seed):
+    # docs/engines.md: {**dump(before), **dump_changes(before, after)} == dump(after), for
+    # one decision and for several; a selection within a turn changes two entries only
+    rng = random.Random(seed)
+    state = nimmt.new_game(players=players, options=options, seed=seed)
+    first = state
+    while not nimmt.is_over(state):
+        seat, decision = random_decision(state, rng)
+        after, events = nimmt.apply(state, seat, decision)
+        changes = json.loads(json.dumps(nimmt.dump_changes(state, after)))
+        assert {**nimmt.dump(state), **changes} == nimmt.dump(after)
+        if [event["type"] for event in events] == ["selected"]:
+            assert set(changes) == {"version", "selections"}
+        state = after
+    assert {**nimmt.dump(first), **nimmt.dump_changes(first, state)} == nimmt.dump(state)
+
+
 @pytest.mark.parametrize(("options", "players", "seed"), GAMES[::17])
 def test_views_are_json_and_never_show_other_hands(options, players, seed):
     # RULES 1.3: a seat's view holds its own hand only; a spectator's holds none

@@ -138,27 +138,45 @@ def _lists(value):
     return value
 
 
+def _dumped(name, value):
+    if name == "options":
+        return dict(value)
+    if name == "history":
+        return [
+            {
+                "rows": _lists(rows),
+                "hands": _lists(hands),
+                "picks": _lists(picks),
+                "turns": _lists(turns),
+            }
+            for rows, hands, picks, turns in value
+        ]
+    return _lists(value)
+
+
 def dump(state):
     """A JSON-safe dict of the whole state, secrets included: for the server's snapshot."""
     data = {"kind": "nimmt", "schema": SCHEMA}
     for name in FIELDS:
-        value = getattr(state, name)
-        if name == "options":
-            value = dict(value)
-        elif name == "history":
-            value = [
-                {
-                    "rows": _lists(rows),
-                    "hands": _lists(hands),
-                    "picks": _lists(picks),
-                    "turns": _lists(turns),
-                }
-                for rows, hands, picks, turns in value
-            ]
-        else:
-            value = _lists(value)
-        data[name] = value
+        data[name] = _dumped(name, getattr(state, name))
     return data
+
+
+def dump_changes(before, after):
+    """The entries of `dump(after)` that may differ from `dump(before)`, when `apply` made
+    `after` from `before` (directly or in several steps):
+    `{**dump(before), **dump_changes(before, after)} == dump(after)`.
+
+    `apply` replaces whole fields and shares the others (State.copy), so a field that is
+    the same object in both is the same value. A selection within a turn changes two
+    small fields: the server stores only those instead of the whole state, whose
+    history grows with every round.
+    """
+    return {
+        name: _dumped(name, getattr(after, name))
+        for name in FIELDS
+        if getattr(before, name) is not getattr(after, name)
+    }
 
 
 def load(data):
