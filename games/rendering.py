@@ -235,9 +235,26 @@ def _seat_actions(snapshot: Snapshot, position: int, csrf_token: str, language: 
     return _actions.get_or_render(key, render)
 
 
+def _players(snapshot: Snapshot, language: str, actor: bool) -> str:
+    return sections.players(snapshot.shared(), language)
+
+
+def _rows(snapshot: Snapshot, language: str, actor: bool) -> str:
+    v = snapshot.shared()["v"]
+    return sections.rows(language, v["version"], v["phase"], snapshot.board()["rows"], actor)
+
+
+def _revealed_section(snapshot: Snapshot, language: str, actor: bool) -> str:
+    board = snapshot.board()
+    return sections.revealed(language, board["revealed"], actor, board["chooser_name"])
+
+
+# Sections built in Python (games/sections.py) once a game is on, by name.
+_IN_PYTHON = {"players": _players, "rows": _rows, "revealed": _revealed_section}
+
 # Sections whose partial draws nothing unless the board context has something under the
-# same name (`{% if draft %}`, `{% if revealed %}` in games/<kind>/live.html).
-_ONLY_WHEN_SHOWN = {"draft", "revealed"}
+# same name (`{% if draft %}` in games/<kind>/live.html).
+_ONLY_WHEN_SHOWN = {"draft"}
 
 
 def _part(snapshot: Snapshot, name: str, language: str, actor: bool = False) -> str:
@@ -245,9 +262,11 @@ def _part(snapshot: Snapshot, name: str, language: str, actor: bool = False) -> 
     choose a row or pick a card: `actor`), rendered once per process and language."""
     key = (language, name, actor)
     html = snapshot.parts.get(key)
-    if html is None and name == "players" and snapshot.game is not None:
-        html = snapshot.parts[key] = sections.players(snapshot.shared(), language)
-    elif html is None:
+    if html is not None:
+        return html
+    if snapshot.game is not None and name in _IN_PYTHON:
+        html = snapshot.parts[key] = _IN_PYTHON[name](snapshot, language, actor)
+    else:
         context = {**snapshot.shared(), "actor": actor}
         if snapshot.game is not None:
             context.update(snapshot.board())

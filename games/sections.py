@@ -18,7 +18,7 @@ from django.utils.safestring import mark_safe
 from django.utils.timezone import template_localtime
 from django.utils.translation import gettext
 
-from games.templatetags.cards import hand_cards
+from games.templatetags.cards import card, cards, hand_cards
 
 
 @lru_cache(maxsize=16)
@@ -125,4 +125,53 @@ def hand(language: str, version: int, faces: list, can_select: bool, my_selectio
     return mark_safe(
         f'<section id="hand" data-version="{int(version)}" class="card hand"><h2>{title}</h2>'
         f'{prompt}<div class="cards">{cards}</div></section>'
+    )
+
+
+def rows(language: str, version: int, phase: str, board_rows: list, actor: bool) -> str:
+    """`<section id="rows">`: the four rows' cards, with a "take this row" button before
+    each for the seat that must choose one (`actor`). Nothing during a draft.
+    `board_rows` is games.rendering's board context: {"index", "cards": faces}."""
+    if phase == "draft":
+        return ""
+    version = int(version)
+    lines = []
+    for row in board_rows:
+        index = int(row["index"])
+        button = ""
+        if actor:
+            label = escape(gettext("Take row %(n)s") % {"n": index + 1})
+            button = (
+                f'<button class="rowbtn" ws-send hx-vals=\'{{"type": "row", "row": {index}, '
+                f'"version": {version}, "id": "v{version}r{index}"}}\'>{label}</button>'
+            )
+        choosable = " choosable" if actor else ""
+        lines.append(f'<div class="row{choosable}">{button}{cards(row["cards"])}</div>')
+    title = escape(gettext("Rows"))
+    return mark_safe(
+        f'<section class="board" id="rows" aria-label="{title}">{"".join(lines)}</section>'
+    )
+
+
+def revealed(language: str, plays: list | None, actor: bool, chooser_name: str) -> str:
+    """`<section id="revealed">`: the turn's cards while they are being placed (who
+    played which, those placed already marked), and who must choose a row: the prompt
+    for that seat (`actor`), a line for everyone else. Empty outside a reveal."""
+    if not plays:
+        return ""
+    items = "".join(
+        f'<li class="{"placed" if play["placed"] else ""}">{escape(play["name"])} '
+        f"{card(play['card'])}</li>"
+        for play in plays
+    )
+    if actor:
+        line = '<p class="prompt">{}</p>'.format(
+            escape(gettext("Your card is lower than every row: choose the row you take."))
+        )
+    else:
+        text = gettext("%(name)s is choosing a row.") % {"name": chooser_name}
+        line = f'<p class="muted">{escape(text)}</p>'
+    return mark_safe(
+        f'<section class="card revealed" id="revealed"><h2>{escape(gettext("Revealed"))}</h2>'
+        f'<ul class="plays">{items}</ul>{line}</section>'
     )
