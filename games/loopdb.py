@@ -8,7 +8,7 @@ event loop sends the statement on a connection of its own and serves other socke
 PostgreSQL answers.
 
 Each event loop keeps at most `SIZE` connections, opened when first needed. When all are
-busy, or PostgreSQL is not the database, `execute` returns None and the caller takes the
+busy, `execute` returns None and the caller takes the
 thread path; a connection that fails is closed, and its error raised for the caller to
 do the same (the thread path opens its own connections, and tells a resent decision from
 a new one).
@@ -68,9 +68,8 @@ def available() -> bool:
 
 
 async def execute(sql: str, args: list) -> int | None:
-    """Run one autocommitted statement; its row count, or None if no connection is free."""
-    if not available():
-        return None
+    """Run one autocommitted statement; its row count, or None if no connection is free.
+    Only where `available()`."""
     return await _current().execute(sql, args)
 
 

@@ -452,11 +452,6 @@ _SNAPSHOTS_KEPT = 2000
 _snapshots: "OrderedDict[int, Snapshot]" = OrderedDict()
 
 
-def unlink(table: Table) -> None:
-    """Drop the ORM's cached `table.game` (see `_snapshot`)."""
-    table._state.fields_cache.pop("game", None)
-
-
 def snapshot_at(table_id: int, at_least: int) -> Snapshot | None:
     """The kept snapshot of a table at version `at_least` or later; None if there is none.
     Reads nothing: safe on the event loop."""
@@ -501,7 +496,7 @@ def _snapshot(table, game, seats, state) -> Snapshot:
     # link to its table: the pair would be a reference cycle, and every snapshot replaced
     # would wait, with its game's JSON state, for a full garbage collection instead of
     # being freed at once (docs/performance.md §12). Nothing renders `table.game`.
-    unlink(table)
+    table._state.fields_cache.pop("game", None)
     game_engine = engine.get(table.kind)
     state = game_engine.load(game.state) if state is None else state
     over = game_engine.is_over(state)

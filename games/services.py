@@ -491,14 +491,21 @@ def _selection_statement(plan: _Selection) -> tuple[str, list]:
             game.pk,
             game.version,
             game.seats_version,
-            plan.version,
-            plan.seat,
-            json.dumps(plan.decision),
-            Decision.Source.PLAYER,
-            plan.client_id,
-            timezone.now(),
+            *_decision_values(plan),
         ],
     )
+
+
+def _decision_values(plan: _Selection) -> list:
+    """The logged decision's columns after `game_id` (`_SELECTION_COLUMNS`)."""
+    return [
+        plan.version,
+        plan.seat,
+        json.dumps(plan.decision),
+        Decision.Source.PLAYER,
+        plan.client_id,
+        timezone.now(),
+    ]
 
 
 def _store_selection(plan: _Selection) -> bool:
@@ -523,15 +530,7 @@ def _store_selection(plan: _Selection) -> bool:
         cursor.execute(
             f"INSERT INTO {Decision._meta.db_table} ({_SELECTION_COLUMNS})"
             " VALUES (%s, %s, %s, %s, %s, %s, %s)",
-            [
-                game.pk,
-                plan.version,
-                plan.seat,
-                json.dumps(plan.decision),
-                Decision.Source.PLAYER,
-                plan.client_id,
-                timezone.now(),
-            ],
+            [game.pk, *_decision_values(plan)],
         )
         return True
 
@@ -619,7 +618,6 @@ def _locked_game(table_id) -> Game:
         if tuple(row) == seen:
             game, table = copy.copy(game), copy.copy(table)
             game.table = table  # the copy: a decision may change the table's status
-            rendering.unlink(table)  # no game <-> table cycle (rendering._snapshot)
             return game
     try:
         return (

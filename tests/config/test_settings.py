@@ -7,17 +7,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def start(**env_overrides):
+def run(args, **env_overrides):
+    """Python with `args` in a fresh process, in this environment minus the production
+    secrets, plus `env_overrides`."""
     env = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "ALLOWED_HOSTS"}}
     env.update(env_overrides)
     return subprocess.run(
-        [sys.executable, "manage.py", "check"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
+        [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
     )
+
+
+def start(**env_overrides):
+    return run(["manage.py", "check"], **env_overrides)
 
 
 def test_production_without_secret_key_fails_naming_it():
@@ -39,19 +40,11 @@ def test_a_bad_boolean_fails_naming_the_variable():
 
 
 def test_production_passes_the_deploy_check():
-    env = {k: v for k, v in os.environ.items()}
-    env.update(
+    done = run(
+        ["manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         DEBUG="0",
         SECRET_KEY="s" * 20 + "-a-long-random-production-secret-k3y!",
         ALLOWED_HOSTS="club.example.org",
-    )
-    done = subprocess.run(
-        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
     )
     assert done.returncode == 0, done.stderr
 
@@ -73,15 +66,7 @@ print(json.dumps({"frozen": gc.get_freeze_count(), "thresholds": gc.get_threshol
 
 
 def collector(**env_overrides):
-    env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", **env_overrides)
-    done = subprocess.run(
-        [sys.executable, "-c", COLLECTOR],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = run(["-c", COLLECTOR], DJANGO_SETTINGS_MODULE="config.settings", **env_overrides)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])
 

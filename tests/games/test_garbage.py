@@ -17,7 +17,6 @@ from django.db.models import Model
 from django.db.models.base import ModelState
 
 from games import engine, rendering, services
-from games.models import Seat
 
 pytestmark = pytest.mark.django_db(transaction=True)
 nimmt = engine.get("nimmt")
@@ -40,13 +39,8 @@ def garbage_found():
         gc.enable()
 
 
-def test_decisions_and_their_frames_leave_no_cycles(alice, bob, make_player):
-    carol = make_player("carol", display_name="Carol")
-    table = services.table_create(user=alice, seats_count=3, options={"end": "rounds", "rounds": 1})
-    services.seat_join(table_id=table.pk, user=bob)
-    services.seat_join(table_id=table.pk, user=carol)
-    services.table_start(table_id=table.pk, user=alice)
-    users = {seat.position: seat.user for seat in Seat.objects.filter(table=table)}
+def test_decisions_and_their_frames_leave_no_cycles(three):
+    table, users = three
     rendering.read_snapshot(table.pk)
 
     with garbage_found() as garbage:

@@ -45,8 +45,8 @@ async def acknowledged(communicator, request_id, timeout=3):
 
 
 @pytest.fixture
-def three(alice, bob, make_player):
-    """Plays `body(table, sockets)` at a started table of three players, each with a
+def seated_sockets(alice, bob, make_player):
+    """Plays `body(table, sockets)` at a started table of seated_sockets players, each with a
     socket past its first frame; the sockets are closed afterwards."""
     carol = make_player("carol")
 
@@ -78,7 +78,7 @@ def decisions(table):
     )
 
 
-async def test_a_selection_is_stored_without_a_decision_thread(three):
+async def test_a_selection_is_stored_without_a_decision_thread(seated_sockets):
     async def body(table, sockets):
         loop = asyncio.get_running_loop()
         # Every decision thread of this loop busy until released.
@@ -97,10 +97,10 @@ async def test_a_selection_is_stored_without_a_decision_thread(three):
         state = await game_state(table)
         assert state.selections[0] != 0 and state.selections[1] == 0  # 0: none yet
 
-    await three(body)
+    await seated_sockets(body)
 
 
-async def test_a_resent_selection_is_applied_once(three):
+async def test_a_resent_selection_is_applied_once(seated_sockets):
     async def body(table, sockets):
         card = await select(table, sockets, 1, "m-7")
         first = await acknowledged(sockets[1], "m-7")
@@ -110,36 +110,27 @@ async def test_a_resent_selection_is_applied_once(three):
         assert again >= first
         assert [d for d in await decisions(table) if d[2] == "m-7"] == [(first, 1, "m-7")]
 
-    await three(body)
+    await seated_sockets(body)
 
 
 @database_sync_to_async
-def drop_loop_connections() -> int:
+def loop_connections(terminate: bool = False) -> int:
+    """The loop's PostgreSQL backends on the test database (terminated, if asked)."""
+    counted = "count(pg_terminate_backend(pid))" if terminate else "count(*)"
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            f"SELECT {counted} FROM pg_stat_activity"
             " WHERE application_name = %s AND datname = current_database()",
             [loopdb.APPLICATION_NAME],
         )
         return cursor.fetchone()[0]
 
 
-@database_sync_to_async
-def loop_connections() -> int:
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity"
-            " WHERE application_name = %s AND datname = current_database()",
-            [loopdb.APPLICATION_NAME],
-        )
-        return cursor.fetchone()[0]
-
-
-async def test_a_dropped_connection_costs_a_detour_only(three):
+async def test_a_dropped_connection_costs_a_detour_only(seated_sockets):
     async def body(table, sockets):
         await select(table, sockets, 0, "m-1")
         first = await acknowledged(sockets[0], "m-1")
-        assert await drop_loop_connections() >= 1
+        assert await loop_connections(terminate=True) >= 1
         await select(table, sockets, 1, "m-2")  # the loop's connection is gone: a thread's
         await acknowledged(sockets[1], "m-2")
         await select(table, sockets, 0, "m-3", index=1)  # a change of card, on a new connection
@@ -153,10 +144,10 @@ async def test_a_dropped_connection_costs_a_detour_only(three):
         assert last == first + 2
         assert (await database_sync_to_async(Game.objects.get)(table=table)).version == last
 
-    await three(body)
+    await seated_sockets(body)
 
 
-async def test_a_game_moved_elsewhere_is_not_overwritten(three):
+async def test_a_game_moved_elsewhere_is_not_overwritten(seated_sockets):
     async def body(table, sockets):
         await select(table, sockets, 0, "m-1")
         kept = await acknowledged(sockets[0], "m-1")
@@ -182,4 +173,4 @@ async def test_a_game_moved_elsewhere_is_not_overwritten(three):
         assert (state.turn, state.phase) != (1, "select")
         assert [d[:2] for d in await decisions(table)][:2] == [(kept, 0), (kept + 2, 1)]
 
-    await three(body)
+    await seated_sockets(body)

@@ -16,18 +16,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 nimmt = engine.get("nimmt")
 
 
-@pytest.fixture
-def three(alice, bob, make_player):
-    """A started 3-player table, and its players by seat."""
-    carol = make_player("carol", display_name="Carol")
-    table = services.table_create(user=alice, seats_count=3, options={"end": "rounds", "rounds": 1})
-    services.seat_join(table_id=table.pk, user=bob)
-    services.seat_join(table_id=table.pk, user=carol)
-    services.table_start(table_id=table.pk, user=alice)
-    users = {seat.position: seat.user for seat in Seat.objects.filter(table=table)}
-    return table, users
-
-
 def stored(table):
     return Game.objects.get(table=table)
 
