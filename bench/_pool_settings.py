@@ -228,3 +228,41 @@ if os.environ.get("BENCH_STAGES"):
             print("stages ms: " + "; ".join(parts), file=sys.stderr, flush=True)
 
     threading.Thread(target=_stages, name="bench-stages", daemon=True).start()
+
+# BENCH_COUNTS=1: count, every 10 s, how the server's event loop fared with another
+# process's versions and its own connections: catch-ups of a kept version (already kept,
+# read on the loop, left to a thread), selections planned again after a move elsewhere,
+# loop statements refused for want of a free connection.
+if os.environ.get("BENCH_COUNTS"):
+    import collections
+    import threading
+    import time
+
+    def _counts():
+        while "games.consumers" not in sys.modules or "games.loopdb" not in sys.modules:
+            time.sleep(0.2)
+        from games import loopdb, rendering
+
+        counts = collections.Counter()
+        original_catch_up, original_run = rendering.catch_up, loopdb._Connections.run
+
+        async def catch_up(table_id, at_least):
+            if rendering.snapshot_at(table_id, at_least) is not None:
+                counts["kept"] += 1
+                return await original_catch_up(table_id, at_least)
+            snapshot = await original_catch_up(table_id, at_least)
+            counts["read on the loop" if snapshot is not None else "left to a thread"] += 1
+            return snapshot
+
+        async def run(self, sql, args, fetch):
+            result = await original_run(self, sql, args, fetch)
+            counts["busy" if result is loopdb.BUSY else "fetch" if fetch else "statement"] += 1
+            return result
+
+        rendering.catch_up, loopdb._Connections.run = catch_up, run
+        while True:
+            time.sleep(10)
+            print(f"counts: {dict(counts)}", file=sys.stderr, flush=True)
+            counts.clear()
+
+    threading.Thread(target=_counts, name="bench-counts", daemon=True).start()

@@ -239,7 +239,9 @@ class TableConsumer(_HtmlConsumer):
     async def _push_now(self, force, at_least):
         snapshot = None
         if at_least is not None:
-            snapshot = rendering.snapshot_at(self.table_id, at_least)
+            # Kept by this process, or moved by another process's decisions: then read on
+            # this event loop if only the game's play moved (rendering.catch_up).
+            snapshot = await rendering.catch_up(self.table_id, at_least)
         if snapshot is None:
             snapshot = await database_sync_to_async(rendering.read_snapshot)(self.table_id)
             if snapshot is None:

@@ -1,17 +1,20 @@
-"""PostgreSQL connections of the event loop itself, for a selection's one statement.
+"""PostgreSQL connections of the event loop itself, for a selection's one statement and
+for reading a game that another process moved.
 
 A selection within a turn is most decisions, and needs one autocommitted statement
 (games.services, `_select_within_turn`). Run in a decision thread, it waited for a free
 thread, then for the GIL after its round trip, then for the event loop to hand its
 acknowledgement on: under load most of its latency (docs/performance.md §12). Here the
 event loop sends the statement on a connection of its own and serves other sockets while
-PostgreSQL answers.
+PostgreSQL answers. The same connections read the game row when another process
+committed a version this one has not seen (`rendering.catch_up`).
 
-Each event loop keeps at most `SIZE` connections, opened when first needed. When all are
-busy, `execute` returns None and the caller takes the
-thread path; a connection that fails is closed, and its error raised for the caller to
-do the same (the thread path opens its own connections, and tells a resent decision from
-a new one).
+Each event loop keeps at most `SIZE` connections, opened when first needed. When all
+stay busy for `WAIT` seconds, `execute` returns None and the caller takes the thread
+path (under load the loop itself is slow to read their answers: with 4 connections and
+no wait, two processes found none free for one statement in three). A connection that
+fails is closed, and its error raised for the caller to do the same (the thread path
+opens its own connections, and tells a resent decision from a new one).
 """
 
 import asyncio
@@ -20,7 +23,10 @@ import weakref
 
 from django.conf import settings
 
-SIZE = 4
+SIZE = 8
+# How long a statement waits for one of them before the caller takes the thread path.
+WAIT = 0.25
+BUSY = object()  # what `fetchone` returns when every connection of the loop is in use
 APPLICATION_NAME = "sixclub-loop"
 # Settings of Django's backend that are not libpq's.
 _DJANGO_ONLY = {"pool", "isolation_level", "server_side_binding", "assume_role"}
@@ -29,33 +35,33 @@ _DJANGO_ONLY = {"pool", "isolation_level", "server_side_binding", "assume_role"}
 class _Connections:
     def __init__(self):
         self.idle: list = []
-        self.opened = 0
+        self.slots = asyncio.Semaphore(SIZE)  # connections in use, or opened when needed
 
-    async def execute(self, sql: str, args: list) -> int | None:
-        if self.idle:
-            connection = self.idle.pop()
-        elif self.opened < SIZE:
-            self.opened += 1
+    async def run(self, sql: str, args: list, fetch: bool):
+        """The statement's row count, or its first row with `fetch`; `BUSY` if no
+        connection came free within `WAIT` seconds."""
+        if self.slots.locked():
             try:
-                connection = await _connect()
-            except BaseException:
-                self.opened -= 1
-                raise
+                await asyncio.wait_for(self.slots.acquire(), WAIT)
+            except TimeoutError:
+                return BUSY
         else:
-            return None
+            await self.slots.acquire()  # at once, without wait_for's task
         try:
-            cursor = await connection.execute(sql, args)
-            rowcount = cursor.rowcount
-        except BaseException:
-            self.opened -= 1
-            await _close(connection)
-            raise
-        self.idle.append(connection)
-        return rowcount
+            connection = self.idle.pop() if self.idle else await _connect()
+            try:
+                cursor = await connection.execute(sql, args)
+                result = await cursor.fetchone() if fetch else cursor.rowcount
+            except BaseException:
+                await _close(connection)
+                raise
+            self.idle.append(connection)
+            return result
+        finally:
+            self.slots.release()
 
     async def close(self) -> None:
         idle, self.idle = self.idle, []
-        self.opened -= len(idle)
         for connection in idle:
             await _close(connection)
 
@@ -70,7 +76,14 @@ def available() -> bool:
 async def execute(sql: str, args: list) -> int | None:
     """Run one autocommitted statement; its row count, or None if no connection is free.
     Only where `available()`."""
-    return await _current().execute(sql, args)
+    rowcount = await _current().run(sql, args, fetch=False)
+    return None if rowcount is BUSY else rowcount
+
+
+async def fetchone(sql: str, args: list):
+    """Run one query; its first row (None if it has none), or `BUSY` if no connection is
+    free. Only where `available()`."""
+    return await _current().run(sql, args, fetch=True)
 
 
 async def close() -> None:
@@ -112,7 +125,11 @@ async def _connect():
     params.setdefault("connect_timeout", 5)
     # Named, so that an operator (or a test) can tell them in pg_stat_activity.
     options.setdefault("application_name", APPLICATION_NAME)
-    return await psycopg.AsyncConnection.connect(**params, **options, autocommit=True)
+    connection = await psycopg.AsyncConnection.connect(**params, **options, autocommit=True)
+    if connection.info.parameter_status("TimeZone") != "UTC":
+        # Times read here compare with the ORM's, which Django reads in UTC (USE_TZ).
+        await connection.execute("SET TIME ZONE 'UTC'")
+    return connection
 
 
 async def _close(connection) -> None:

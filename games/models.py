@@ -111,6 +111,10 @@ class Seat(models.Model):
         return str(dict(BOT_CHOICES).get(self.bot, self.bot))
 
 
+# What a decision changes in its game's row.
+GAME_PLAY_FIELDS = ["state", "version", "point_version", "deadline", "finished_at", "result"]
+
+
 class Game(models.Model):
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="game")
     seed = models.BigIntegerField()

@@ -4,6 +4,8 @@ Only `engine.view(state, seat)` reaches a template: another seat's hand or unrev
 choice is never in a context, so it cannot leak into HTML.
 """
 
+import copy
+import logging
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -15,7 +17,9 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 from games import engine, sections
-from games.models import BOT_CHOICES, Game, Seat, Table
+from games.models import BOT_CHOICES, GAME_PLAY_FIELDS, Game, Seat, Table
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -478,6 +482,81 @@ def read_snapshot(table_id: int, keep: bool = True) -> Snapshot | None:
         return _snapshot(table, game, _seat_names(table), None)
     seats = kept_seats(game)
     return remember_snapshot(table, game, _seat_names(table) if seats is None else seats)
+
+
+async def catch_up(table_id: int, at_least: int) -> Snapshot | None:
+    """The kept snapshot of a table brought to version `at_least` or later on the event
+    loop, when only the game's play moved since (another process's decisions).
+
+    One query on the event loop's own connection (games.loopdb) reads the game's play
+    fields and its table's row; the kept table and seats are reused. Returns None, and
+    the caller reads the table in a thread (`read_snapshot`), whenever anything more may
+    be needed: nothing kept, the seats or the table changed, a game at its end (its
+    picked-up piles are other rows), no free connection, any database error.
+    """
+    from games import loopdb
+
+    kept = snapshot_at(table_id, at_least)
+    if kept is not None:
+        return kept
+    kept = _snapshots.get(table_id)
+    if kept is None or kept.game is None or kept.version is None or not loopdb.available():
+        return None
+    try:
+        row = await loopdb.fetchone(*_catch_up_query(kept.game.pk))
+    except Exception:
+        log.info("table %s: read in a thread instead", table_id, exc_info=True)
+        return None
+    if row is None or row is loopdb.BUSY:
+        return None
+    play, table_values = row[: len(GAME_PLAY_FIELDS) + 1], row[len(GAME_PLAY_FIELDS) + 1 :]
+    seats_version, values = play[0], dict(zip(GAME_PLAY_FIELDS, play[1:], strict=True))
+    table = kept.table
+    if (
+        values["version"] < at_least
+        or values["finished_at"] is not None
+        or seats_version != kept.game.seats_version
+        or any(
+            getattr(table, field.attname) != value
+            for field, value in zip(Table._meta.concrete_fields, table_values, strict=True)
+        )
+    ):
+        return None
+    latest = snapshot_at(table_id, at_least)  # another socket's read may have come first
+    if latest is not None:
+        return latest
+    game = copy.copy(kept.game)
+    for name, value in values.items():
+        setattr(game, name, value)
+    game_engine = engine.get(table.kind)
+    state = _load_from(kept, game.state, game_engine)
+    if game_engine.is_over(state):
+        return None
+    return remember_snapshot(table, game, kept.seats, state)
+
+
+def _load_from(kept: Snapshot, data: dict, game_engine):
+    """The engine state of the dump `data`, loading only the entries that differ from the
+    kept version's dump when the engine can (`load_changes`): the history of finished
+    rounds, most of a late state, has not changed."""
+    known = kept.game.__dict__.get("state")
+    load_changes = getattr(game_engine, "load_changes", None)
+    if load_changes is None or not isinstance(known, dict):
+        return game_engine.load(data)
+    if known.get("version") != kept.state.version or known.keys() != data.keys():
+        return game_engine.load(data)
+    return load_changes(kept.state, {k: v for k, v in data.items() if known[k] != v})
+
+
+def _catch_up_query(game_id: int) -> tuple[str, list]:
+    play = ", ".join(f"g.{Game._meta.get_field(name).column}" for name in GAME_PLAY_FIELDS)
+    table = ", ".join(f"t.{field.column}" for field in Table._meta.concrete_fields)
+    return (
+        f"SELECT g.seats_version, {play}, {table}"
+        f" FROM {Game._meta.db_table} g JOIN {Table._meta.db_table} t ON t.id = g.table_id"
+        " WHERE g.id = %s",
+        [game_id],
+    )
 
 
 def kept_seats(game: Game) -> list | None:

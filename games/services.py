@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from games import engine, hub
 from games.bots import get_bot
-from games.models import Decision, Game, RoundScore, Seat, Table, TakenCard
+from games.models import GAME_PLAY_FIELDS, Decision, Game, RoundScore, Seat, Table, TakenCard
 
 log = logging.getLogger(__name__)
 
@@ -367,24 +367,30 @@ async def select_within_turn_async(
     Returns (Accepted, announcements to send), or None when the decision must go through
     `game_decide` in a thread: anything `_select_within_turn` leaves to the full path, no
     free connection, or any database error (a resent decision's collision included:
-    `game_decide` tells it apart). Reads nothing but what this process keeps.
+    `game_decide` tells it apart). If another process moved the game, it is read once on
+    the loop (`rendering.catch_up`) and the selection planned again.
     """
-    from games import loopdb
+    from games import loopdb, rendering
 
     if not loopdb.available():
         return None
-    plan = _plan_selection(table_id, user, decision, client_id, seen_version)
-    if plan is None:
-        return None
-    sql, args = _selection_statement(plan)
-    try:
-        rowcount = await loopdb.execute(sql, args)
-    except Exception:
-        log.info("table %s: a selection left for the decision threads", table_id, exc_info=True)
-        return None
-    if rowcount != 1:
-        return None
-    return Accepted(version=plan.version), [_selection_made(plan)]
+    for _attempt in range(2):
+        plan = _plan_selection(table_id, user, decision, client_id, seen_version)
+        if plan is None:
+            return None
+        sql, args = _selection_statement(plan)
+        try:
+            rowcount = await loopdb.execute(sql, args)
+        except Exception:
+            log.info("table %s: a selection left for the threads", table_id, exc_info=True)
+            return None
+        if rowcount == 1:
+            return Accepted(version=plan.version), [_selection_made(plan)]
+        # Not stored: another process moved the game. Once, read where it is now, and
+        # plan again from there (with two processes, most of a table's selections).
+        if rowcount != 0 or await rendering.catch_up(table_id, plan.version) is None:
+            return None
+    return None
 
 
 @dataclass
@@ -628,10 +634,6 @@ def _locked_game(table_id) -> Game:
         )
     except Game.DoesNotExist:
         raise ServiceError("not_playing", _("This table is not playing.")) from None
-
-
-# What a decision changes in its game's row.
-GAME_PLAY_FIELDS = ["state", "version", "point_version", "deadline", "finished_at", "result"]
 
 
 def _seats(game: Game, table: Table) -> dict:

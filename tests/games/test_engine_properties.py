@@ -157,6 +157,28 @@ def test_the_changes_of_a_decision_complete_the_dump_before_it(options, players,
     assert {**nimmt.dump(first), **nimmt.dump_changes(first, state)} == nimmt.dump(state)
 
 
+@pytest.mark.parametrize(("options", "players", "seed"), GAMES[::13])
+def test_loading_the_changed_entries_of_a_dump_makes_the_state(options, players, seed):
+    # docs/engines.md: load_changes(before, changes) == load({**dump(before), **changes}),
+    # with the changes told apart by comparing the JSON of two dumps (as a reader does)
+    rng = random.Random(seed)
+    state = nimmt.new_game(players=players, options=options, seed=seed)
+    first = state
+    while not nimmt.is_over(state):
+        seat, decision = random_decision(state, rng)
+        after, _events = nimmt.apply(state, seat, decision)
+        before_data, after_data = (json.loads(json.dumps(nimmt.dump(s))) for s in (state, after))
+        changes = {name: value for name, value in after_data.items() if before_data[name] != value}
+        loaded = nimmt.load_changes(state, changes)
+        assert loaded == after and nimmt.dump(loaded) == after_data
+        assert nimmt.load_changes(state, {}) == state
+        state = after
+    assert nimmt.load_changes(first, json.loads(json.dumps(nimmt.dump(state)))) == state
+    for wrong in ({"not_a_field": 1}, {"schema": 99}, {"kind": "six"}):
+        with pytest.raises(ValueError):
+            nimmt.load_changes(first, wrong)
+
+
 @pytest.mark.parametrize(("options", "players", "seed"), GAMES[::17])
 def test_views_are_json_and_never_show_other_hands(options, players, seed):
     # RULES 1.3: a seat's view holds its own hand only; a spectator's holds none

@@ -113,6 +113,33 @@ async def test_a_resent_selection_is_applied_once(seated_sockets):
     await seated_sockets(body)
 
 
+async def test_no_free_connection_costs_a_detour_only(seated_sockets, monkeypatch):
+    monkeypatch.setattr(loopdb, "WAIT", 0.05)
+
+    async def body(table, sockets):
+        await select(table, sockets, 0, "m-1")
+        first = await acknowledged(sockets[0], "m-1")
+        # Every connection of the loop in use (as under load, their answers not read yet).
+        slots = loopdb._current().slots
+        for _ in range(loopdb.SIZE):
+            await slots.acquire()
+        try:
+            await select(table, sockets, 1, "m-2")  # through a thread
+            assert await acknowledged(sockets[1], "m-2") == first + 1
+        finally:
+            for _ in range(loopdb.SIZE):
+                slots.release()
+        await select(table, sockets, 0, "m-3", index=1)  # the loop's again
+        assert await acknowledged(sockets[0], "m-3") == first + 2
+        assert await decisions(table) == [
+            (first, 0, "m-1"),
+            (first + 1, 1, "m-2"),
+            (first + 2, 0, "m-3"),
+        ]
+
+    await seated_sockets(body)
+
+
 @database_sync_to_async
 def loop_connections(terminate: bool = False) -> int:
     """The loop's PostgreSQL backends on the test database (terminated, if asked)."""

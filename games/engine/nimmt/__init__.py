@@ -12,7 +12,7 @@ from .cards import HEADS, deck, heads
 from .options import normalize_options
 from .records import FORMAT, record, replay
 from .rules import KIND, apply, fallback, is_over, legal, new_game, result, to_act
-from .state import State, dump, dump_changes, load
+from .state import State, dump, dump_changes, load, load_changes
 from .view import view
 
 __all__ = [
@@ -29,6 +29,7 @@ __all__ = [
     "is_over",
     "legal",
     "load",
+    "load_changes",
     "new_game",
     "normalize_options",
     "record",

@@ -179,26 +179,41 @@ def dump_changes(before, after):
     }
 
 
+def _loaded(name, value):
+    if name == "options":
+        return dict(value)
+    if name == "history":
+        return tuple(
+            (
+                _tuples(entry["rows"]),
+                _tuples(entry["hands"]),
+                _tuples(entry["picks"]),
+                _tuples(entry["turns"]),
+            )
+            for entry in value
+        )
+    return _tuples(value)
+
+
 def load(data):
     """The State that `dump` made `data` from: `load(dump(s)) == s`."""
     if data.get("kind") != "nimmt" or data.get("schema") != SCHEMA:
         raise ValueError("not a dump of a 6 qui prend ! state (schema 1)")
-    fields = {}
-    for name in FIELDS:
-        value = data[name]
-        if name == "options":
-            value = dict(value)
-        elif name == "history":
-            value = tuple(
-                (
-                    _tuples(entry["rows"]),
-                    _tuples(entry["hands"]),
-                    _tuples(entry["picks"]),
-                    _tuples(entry["turns"]),
-                )
-                for entry in value
-            )
-        else:
-            value = _tuples(value)
-        fields[name] = value
-    return State(**fields)
+    return State(**{name: _loaded(name, data[name]) for name in FIELDS})
+
+
+def load_changes(before, changes):
+    """The State whose dump is `{**dump(before), **changes}`: `before`'s fields, but for
+    the entries of `changes` (names of its dump), loaded. Another process's selection
+    changes two small entries of a state whose history grows with every round: its
+    reader loads those only."""
+    if changes.get("kind", "nimmt") != "nimmt" or changes.get("schema", SCHEMA) != SCHEMA:
+        raise ValueError("not a dump of a 6 qui prend ! state (schema 1)")
+    changes = {name: value for name, value in changes.items() if name not in ("kind", "schema")}
+    unknown = changes.keys() - set(FIELDS)
+    if unknown:
+        raise ValueError(f"not entries of a 6 qui prend ! state: {sorted(unknown)}")
+    state = before.copy()
+    for name, value in changes.items():
+        setattr(state, name, _loaded(name, value))
+    return state
