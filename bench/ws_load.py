@@ -18,7 +18,8 @@ What a run does:
    cookie and token, session cookie);
 2. for each table, its first player creates it with the lobby form (20 rounds, no time
    limit), the others join it and the creator starts it, all over HTTP like the table page's
-   htmx forms; with two servers the seats of a table alternate between them;
+   htmx forms; with two servers the seats of a table alternate between them (from the
+   first server at even tables, from the second at odd ones);
 3. every player opens the table's WebSocket with its session cookie and the server's
    Origin and waits for its first `#live` frame; --idle K more sockets watch tables that
    never start (spectators that receive nothing after their first frame);
@@ -398,8 +399,10 @@ async def play(args, urls: list[str], meter_pids: list[int], prefix: str) -> dic
     spectator_users = math.ceil(args.idle / SOCKETS_PER_SPECTATOR) if args.idle else 0
     browsers = []
     for i in range(seats + spectator_users):
-        # Player i sits at seat i % players: the seats of a table alternate between servers.
-        server = (i % args.players) % servers if i < seats else i % servers
+        # Player i sits at seat i % players of table i // players: the seats of a table
+        # alternate between servers, starting with the first server at even tables and the
+        # second at odd ones (with an odd number of players, each server serves half).
+        server = (i % args.players + i // args.players) % servers if i < seats else i % servers
         browsers.append(_http.Browser(urls[server]))
 
     clock = time.perf_counter()
