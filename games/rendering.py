@@ -253,8 +253,23 @@ def _revealed_section(snapshot: Snapshot, language: str, actor: bool) -> str:
     return sections.revealed(language, board["revealed"], actor, board["chooser_name"])
 
 
+def _tail(snapshot: Snapshot, language: str, actor: bool) -> str:
+    shared, board = snapshot.shared(), snapshot.board()
+    html = sections.tail(
+        language,
+        board["last_turn"],
+        not board["revealed"],
+        board["played"],
+        board["score_sheet"],
+        [seat.name for seat in snapshot.seats],
+    )
+    if shared["ranking"]:  # the game is over: once per game, from the template
+        html += _render(snapshot, "ranking", {**shared, **board})
+    return html
+
+
 # Sections built in Python (games/sections.py) once a game is on, by name.
-_IN_PYTHON = {"players": _players, "rows": _rows, "revealed": _revealed_section}
+_IN_PYTHON = {"players": _players, "rows": _rows, "revealed": _revealed_section, "tail": _tail}
 
 # Sections whose partial draws nothing unless the board context has something under the
 # same name (`{% if draft %}` in games/<kind>/live.html).

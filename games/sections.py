@@ -1,9 +1,12 @@
-"""The two sections of a live frame that are sent for every version of a game, built in
-Python rather than by the template engine: the players' table (`#players`, to every
-screen) and a seat's hand (`#hand`, to the seat that chose). Within a turn they are all a
-selection changes (docs/protocol.md, "Frames"); a template render of each was a fifth of
-a decision's CPU under load (docs/performance.md §12). The sections that change only
-when the decision point moves stay partials of `games/<kind>/live.html`.
+"""The sections of a live frame built in Python rather than by the template engine.
+
+Sent for every version of a game: the players' table (`#players`, to every screen) and a
+seat's hand (`#hand`, to the seat that chose); within a turn they are all a selection
+changes (docs/protocol.md, "Frames"). Sent at every decision point: the rows, the
+revealed cards and what follows the hand (last turn, cards seen, score sheet). A
+template render of each was a large part of a decision's CPU under load
+(docs/performance.md §12). The draft, the seats before a game and the final ranking stay
+partials of `games/<kind>/live.html`.
 
 Every string is translated in the active language (games.rendering activates the
 frame's), and every value is escaped or an int.
@@ -175,3 +178,46 @@ def revealed(language: str, plays: list | None, actor: bool, chooser_name: str) 
         f'<section class="card revealed" id="revealed"><h2>{escape(gettext("Revealed"))}</h2>'
         f'<ul class="plays">{items}</ul>{line}</section>'
     )
+
+
+def tail(language: str, last_turn: list | None, shown_last: bool, played, score_sheet, names):
+    """What follows the hand while a game is on: the last turn's cards (who played which,
+    who took a row; `shown_last` is false during a reveal), the cards seen this round when
+    the table shows them (`played`, None otherwise), and the score sheet (`names`, the
+    seats' names in order). The final ranking, once the game is over, is a partial of
+    `games/<kind>/live.html` (games.rendering)."""
+    html = []
+    if last_turn and shown_last:
+        items = []
+        for play in last_turn:
+            took = ""
+            if play["row"] is not None:
+                text = gettext("took row %(n)s") % {"n": int(play["row"]) + 1}
+                took = f' <span class="muted">{escape(text)}</span>'
+            items.append(f"<li>{escape(play['name'])} {card(play['card'])}{took}</li>")
+        html.append(
+            f'<section class="card last-turn" id="last-turn"><h2>{escape(gettext("Last turn"))}'
+            f'</h2><ul class="plays">{"".join(items)}</ul></section>'
+        )
+    if played is not None:
+        seen = ", ".join(str(int(face["number"])) for face in played) or "—"
+        html.append(
+            '<section class="card played" id="played">'
+            f'<h2>{escape(gettext("Cards seen this round"))}</h2><p class="seen">{seen}</p>'
+            "</section>"
+        )
+    if score_sheet:
+        head = "".join(f'<th class="num">{escape(name)}</th>' for name in names)
+        lines = "".join(
+            f"<tr><td>{int(line['round'])}</td>"
+            + "".join(f'<td class="num">{int(heads)}</td>' for heads in line["heads"])
+            + "</tr>"
+            for line in score_sheet
+        )
+        html.append(
+            f'<section class="card scores" id="score-sheet"><h2>{escape(gettext("Score sheet"))}'
+            f'</h2><div class="scroll"><table class="grid"><thead><tr>'
+            f"<th>{escape(gettext('Round'))}</th>{head}</tr></thead><tbody>{lines}</tbody>"
+            "</table></div></section>"
+        )
+    return mark_safe("".join(html))

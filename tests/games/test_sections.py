@@ -60,3 +60,47 @@ def test_revealed_cards_and_who_chooses_escaped():
     with translation.override("fr"):
         french = sections.revealed("fr", PLAYS, actor=False, chooser_name="Bob")
     assert "Cartes révélées" in french and "Bob choisit une rangée." in french
+
+
+LAST_TURN = [
+    {"name": "<i>Zoé</i>", "card": {"number": 8, "heads": 1}, "row": 2},
+    {"name": "Bob", "card": {"number": 55, "heads": 7}, "row": None},
+]
+SHEET = [{"round": 1, "heads": [4, 11]}, {"round": 2, "heads": [0, 3]}]
+
+
+def test_the_tail_shows_the_last_turn_the_cards_seen_and_the_score_sheet():
+    faces = card_faces(nimmt, [8, 55, 104])
+    with translation.override("en"):
+        html = sections.tail("en", LAST_TURN, True, faces, SHEET, ["<i>Zoé</i>", "Bob"])
+    last, played, sheet = re.findall(r'<section class="card ([\w-]+)" id="([\w-]+)">', html)
+    assert [last, played, sheet] == [
+        ("last-turn", "last-turn"),
+        ("played", "played"),
+        ("scores", "score-sheet"),
+    ]
+    assert "<i>" not in html and html.count("&lt;i&gt;Zoé&lt;/i&gt;") == 2
+    assert '<span class="muted">took row 3</span></li><li>Bob' in html
+    assert [int(n) for n in re.findall(r"<b>(\d+)</b>", html)] == [8, 55]
+    assert '<p class="seen">8, 55, 104</p>' in html
+    rows = re.findall(r"<tr><td>(\d+)</td>((?:<td class=\"num\">\d+</td>)*)</tr>", html)
+    assert [(n, re.findall(r"\d+", cells)) for n, cells in rows] == [
+        ("1", ["4", "11"]),
+        ("2", ["0", "3"]),
+    ]
+    assert "<th>Round</th>" in html
+
+
+def test_the_tail_shows_only_what_there_is_and_speaks_french():
+    with translation.override("en"):
+        # During a reveal the last turn gives way to the revealed cards; no panel of the
+        # cards seen unless the table shows them; no sheet before a round has ended.
+        assert sections.tail("en", LAST_TURN, False, None, [], ["Zoé", "Bob"]) == ""
+        assert sections.tail("en", None, True, None, [], []) == ""
+        nothing_seen = sections.tail("en", None, True, [], [], [])
+    assert '<p class="seen">—</p>' in nothing_seen
+    with translation.override("fr"):
+        french = sections.tail("fr", LAST_TURN, True, [], SHEET, ["Zoé", "Bob"])
+    assert "<h2>Dernier tour</h2>" in french and "a ramassé la rangée 3" in french
+    assert "<h2>Cartes vues dans la manche</h2>" in french
+    assert "<h2>Feuille de score</h2>" in french and "<th>Manche</th>" in french
