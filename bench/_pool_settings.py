@@ -266,3 +266,12 @@ if os.environ.get("BENCH_COUNTS"):
             counts.clear()
 
     threading.Thread(target=_counts, name="bench-counts", daemon=True).start()
+
+# BENCH_LOOP_SIZE=16, BENCH_LOOP_WAIT=1.0: how many PostgreSQL connections each event loop
+# may keep for its statements and reads, and how long one waits for a free one before the
+# thread path (games.loopdb.SIZE, WAIT).
+if os.environ.get("BENCH_LOOP_SIZE") or os.environ.get("BENCH_LOOP_WAIT"):
+    from games import loopdb as _loopdb
+
+    _loopdb.SIZE = int(os.environ.get("BENCH_LOOP_SIZE") or _loopdb.SIZE)
+    _loopdb.WAIT = float(os.environ.get("BENCH_LOOP_WAIT") or _loopdb.WAIT)
