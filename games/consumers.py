@@ -184,7 +184,7 @@ class TableConsumer(_HtmlConsumer):
             # where other tables' commits would queue behind them (docs/performance.md).
             # The game row lock orders the decisions of one table whichever thread runs
             # them.
-            done = await services.select_within_turn_async(
+            done = await services.decide_on_loop(
                 self.table_id, self.user, message.decision, message.id, message.version
             )
             if done is None:

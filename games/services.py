@@ -358,37 +358,53 @@ def _select_within_turn(table_id, user, decision, client_id, seen_version) -> Ac
     return Accepted(version=plan.version)
 
 
-async def select_within_turn_async(
+async def decide_on_loop(
     table_id, user, decision: dict, client_id: str = "", seen_version: int | None = None
 ):
-    """`_select_within_turn` on the event loop, its statement on the loop's own
+    """A decision stored from the event loop, in one statement on the loop's own
     connection (games.loopdb): no decision thread, no hand-over back to the loop.
 
+    Two kinds: a selection within its turn (`_select_within_turn`'s statement), and a
+    decision that moves the game on (the turn's last selection and its reveal, a row, a
+    pick) at a table where nobody plays automatically and that does not end the game
+    (`_plan_play`). Both are planned on the game this process kept and stored only if the
+    game's row is still at that version, as the row lock's full path would have stored
+    them.
+
     Returns (Accepted, announcements to send), or None when the decision must go through
-    `game_decide` in a thread: anything `_select_within_turn` leaves to the full path, no
-    free connection, or any database error (a resent decision's collision included:
-    `game_decide` tells it apart). If another process moved the game, it is read once on
-    the loop (`rendering.catch_up`) and the selection planned again.
+    `game_decide` in a thread: anything else (an illegal or stale decision, bots, an away
+    seat, the end of the game), no free connection, or any database error (a resent
+    decision's collision included: `game_decide` tells it apart). If another process moved
+    the game, it is read once on the loop (`rendering.catch_up`) and the decision planned
+    again.
     """
     from games import loopdb, rendering
 
     if not loopdb.available():
         return None
     for _attempt in range(2):
-        plan = _plan_selection(table_id, user, decision, client_id, seen_version)
+        plan = _plan_selection(table_id, user, decision, client_id, seen_version, whole=True)
         if plan is None:
             return None
-        sql, args = _selection_statement(plan)
         try:
-            rowcount = await loopdb.execute(sql, args)
+            if isinstance(plan, _Play):
+                row = await loopdb.fetchone(*plan.statement)
+                if row is loopdb.BUSY:
+                    return None
+                stored = row is not None
+            else:
+                rowcount = await loopdb.execute(*_selection_statement(plan))
+                if rowcount is None:
+                    return None
+                stored = rowcount == 1
         except Exception:
-            log.info("table %s: a selection left for the threads", table_id, exc_info=True)
+            log.info("table %s: a decision left for the threads", table_id, exc_info=True)
             return None
-        if rowcount == 1:
+        if stored:
             return Accepted(version=plan.version), [_selection_made(plan)]
         # Not stored: another process moved the game. Once, read where it is now, and
-        # plan again from there (with two processes, most of a table's selections).
-        if rowcount != 0 or await rendering.catch_up(table_id, plan.version) is None:
+        # plan again from there (with two processes, most of a table's decisions).
+        if await rendering.catch_up(table_id, plan.version) is None:
             return None
     return None
 
@@ -409,7 +425,24 @@ class _Selection:
     client_id: str
 
 
-def _plan_selection(table_id, user, decision, client_id, seen_version) -> _Selection | None:
+@dataclass
+class _Play:
+    """A decision that moves the game on, applied to copies of the kept game and table
+    (`_plan_play`), with the statement that stores it."""
+
+    table: Table
+    game: Game
+    seats: list
+    state: object
+    version: int
+    statement: tuple[str, list]
+
+
+def _plan_selection(
+    table_id, user, decision, client_id, seen_version, whole=False
+) -> _Selection | _Play | None:
+    """A selection within its turn planned on the kept game; with `whole`, any other
+    decision that `_plan_play` can plan too."""
     from games import rendering
 
     kept = rendering.snapshot_at(table_id, 0)
@@ -431,6 +464,8 @@ def _plan_selection(table_id, user, decision, client_id, seen_version) -> _Selec
     except engine.IllegalDecision:
         return None
     if [event["type"] for event in events] != ["selected"]:
+        if whole:
+            return _plan_play(kept, mine, game_engine, state, events, decision, client_id)
         return None
     if any(_is_automatic(kept.seat_at(seat)) for seat in game_engine.to_act(state)):
         return None
@@ -459,13 +494,59 @@ def _plan_selection(table_id, user, decision, client_id, seen_version) -> _Selec
     )
 
 
-def _selection_made(plan: _Selection) -> tuple[str, dict]:
-    """Keep the stored selection's version for the renders; its announcement."""
+def _plan_play(kept, mine, game_engine, state, events, decision, client_id) -> _Play | None:
+    """The full path of `_decide` for a decision already applied to the kept state, on
+    copies of the kept game and table, without the row lock: only where nobody plays
+    automatically (no bot, no away seat: nothing to decide for them) and the game goes on
+    (its end changes the table and the league, under the lock)."""
+    if any(seat.bot for seat in kept.seats) or game_engine.is_over(state):
+        return None
+    game, table = copy.copy(kept.game), copy.copy(kept.table)
+    game.table = table
+    known = kept.game.__dict__.get("state")
+    seen = (game.version, game.seats_version, table.status, table.time_limit)
+    point_before = _decision_point(game_engine, kept.state)
+    _defer_rows(game)
+    _record(
+        game,
+        game_engine,
+        kept.state,
+        events,
+        mine.position,
+        decision,
+        Decision.Source.PLAYER,
+        client_id,
+    )
+    _settle(game, table, game_engine, state, timezone.now(), point_before)
+    changes = None
+    dump_changes = getattr(game_engine, "dump_changes", None)
+    if (
+        dump_changes is not None
+        and isinstance(known, dict)
+        and known.get("version") == kept.state.version
+    ):
+        changes = dump_changes(kept.state, state)
+    rows = game.__dict__.pop("_rows")
+    return _Play(
+        table=table,
+        game=game,
+        seats=kept.seats,
+        state=state,
+        version=game.version,
+        statement=_play_statement(game, rows, changes=changes, expected=seen),
+    )
+
+
+def _selection_made(plan: _Selection | _Play) -> tuple[str, dict]:
+    """Keep the stored decision's version for the renders; its announcement."""
     from games import rendering
 
-    moved = copy.copy(plan.game)
-    moved.version = plan.version
-    moved.state = plan.dumped
+    if isinstance(plan, _Play):
+        moved = plan.game  # a copy already, at the new version
+    else:
+        moved = copy.copy(plan.game)
+        moved.version = plan.version
+        moved.state = plan.dumped
     rendering.remember_snapshot(plan.table, moved, plan.seats, plan.state)
     table_id = plan.table.pk
     return hub.table_group(table_id), {
@@ -697,8 +778,8 @@ def _flush_rows(game: Game) -> None:
 def _save_play(game: Game) -> None:
     """Persist what a decision changed: the game's play fields and the rows kept for it.
 
-    On PostgreSQL one statement does it all (`WITH … INSERT …, … UPDATE`); a collision on
-    a unique constraint (a resent decision) raises IntegrityError as an INSERT would.
+    On PostgreSQL one statement does it all (`_play_statement`); a collision on a unique
+    constraint (a resent decision) raises IntegrityError as an INSERT would.
     """
     rows = game.__dict__.pop("_rows", None)
     if rows is None or connection.vendor != "postgresql":
@@ -707,72 +788,89 @@ def _save_play(game: Game) -> None:
             _flush_rows(game)
         game.save(update_fields=GAME_PLAY_FIELDS)
         return
-    parts, args = [], []
-    now = timezone.now()
-    if rows.decisions:
-        parts.append(
-            _insert(
-                Decision,
-                "(game_id, seq, seat, payload, source, client_id, created_at)",
-                "(%s, %s, %s, %s::jsonb, %s, %s, %s)",
-                [
-                    (game.pk, d.seq, d.seat, json.dumps(d.payload), d.source, d.client_id, now)
-                    for d in rows.decisions
-                ],
-                args,
-            )
-        )
-    if rows.taken:
-        parts.append(
-            _insert(
-                TakenCard,
-                "(game_id, round, turn, seat, card, heads)",
-                "(%s, %s, %s, %s, %s, %s)",
-                [(game.pk, t.round, t.turn, t.seat, t.card, t.heads) for t in rows.taken],
-                args,
-            )
-        )
-    if rows.scores:
-        parts.append(
-            _insert(
-                RoundScore,
-                "(game_id, round, seat, heads)",
-                "(%s, %s, %s, %s)",
-                [(game.pk, r.round, r.seat, r.heads) for r in rows.scores],
-                args,
-            )
-        )
-    ctes = ", ".join(f"w{index} AS ({part})" for index, part in enumerate(parts))
     with connection.cursor() as cursor:
-        cursor.execute(
-            (f"WITH {ctes} " if ctes else "")
-            + f"UPDATE {Game._meta.db_table} SET state = %s::jsonb, version = %s,"
-            " point_version = %s, deadline = %s, finished_at = %s, result = %s::jsonb"
-            " WHERE id = %s",
-            [
-                *args,
-                json.dumps(game.state),
-                game.version,
-                game.point_version,
-                game.deadline,
-                game.finished_at,
-                None if game.result is None else json.dumps(game.result),
-                game.pk,
-            ],
+        cursor.execute(*_play_statement(game, rows))
+
+
+def _play_statement(game: Game, rows: _Rows, changes=None, expected=None) -> tuple[str, list]:
+    """PostgreSQL: one statement that updates the game's play fields and inserts the rows
+    a decision added (`WITH moved AS (UPDATE …), w0 AS (INSERT …) …`); the rows are
+    inserted only if the game's row was updated, and the statement returns its id then.
+
+    `changes`: only these entries of the dump are stored (merged into the stored state),
+    for a row known to hold the dump they change. `expected`: update only if the game is
+    still where this process saw it, as (version, seats_version, table status, time
+    limit); without it the caller holds the row's lock.
+    """
+    state = "state || %s::jsonb" if changes is not None else "%s::jsonb"
+    args = [
+        json.dumps(game.state if changes is None else changes),
+        game.version,
+        game.point_version,
+        game.deadline,
+        game.finished_at,
+        None if game.result is None else json.dumps(game.result),
+        game.pk,
+    ]
+    where = "id = %s"
+    if expected is not None:
+        where += (
+            " AND version = %s AND seats_version = %s AND EXISTS (SELECT 1 FROM"
+            f" {Table._meta.db_table} t WHERE t.id = table_id AND t.status = %s"
+            " AND t.time_limit = %s)"
         )
-
-
-def _insert(model, columns: str, placeholders: str, values: list[tuple], args: list) -> str:
-    for value in values:
-        args.extend(value)
-    return f"INSERT INTO {model._meta.db_table} {columns} VALUES " + ", ".join(
-        [placeholders] * len(values)
-    )
+        args.extend(expected)
+    parts = [
+        f"moved AS (UPDATE {Game._meta.db_table} SET state = {state}, version = %s,"
+        " point_version = %s, deadline = %s, finished_at = %s, result = %s::jsonb"
+        f" WHERE {where} RETURNING id)"
+    ]
+    now = timezone.now()
+    for model, columns, casts, values in (
+        (
+            Decision,
+            "seq, seat, payload, source, client_id, created_at",
+            "integer, integer, jsonb, text, text, timestamptz",
+            [
+                (d.seq, d.seat, json.dumps(d.payload), d.source, d.client_id, now)
+                for d in rows.decisions
+            ],
+        ),
+        (
+            TakenCard,
+            "round, turn, seat, card, heads",
+            "integer, integer, integer, integer, integer",
+            [(t.round, t.turn, t.seat, t.card, t.heads) for t in rows.taken],
+        ),
+        (
+            RoundScore,
+            "round, seat, heads",
+            "integer, integer, integer",
+            [(r.round, r.seat, r.heads) for r in rows.scores],
+        ),
+    ):
+        if not values:
+            continue
+        row = "(" + ", ".join(f"%s::{cast}" for cast in casts.split(", ")) + ")"
+        for value in values:
+            args.extend(value)
+        parts.append(
+            f"w{len(parts)} AS (INSERT INTO {model._meta.db_table} (game_id, {columns})"
+            f" SELECT moved.id, v.* FROM moved, (VALUES {', '.join([row] * len(values))})"
+            f" AS v({columns}))"
+        )
+    return f"WITH {', '.join(parts)} SELECT id FROM moved", args
 
 
 def _apply(game, game_engine, state, seat, decision, source, client_id=""):
-    before = state
-    state, events = game_engine.apply(state, seat, decision)
+    after, events = game_engine.apply(state, seat, decision)
+    _record(game, game_engine, state, events, seat, decision, source, client_id)
+    return after
+
+
+def _record(game, game_engine, before, events, seat, decision, source, client_id="") -> None:
+    """Count a decision applied to `before` (with the engine's `events`): a new version,
+    its row in the log, and the rows it derives (kept for `_save_play` if deferred)."""
     game.version += 1
     row = Decision(
         game=game,
@@ -788,7 +886,6 @@ def _apply(game, game_engine, state, seat, decision, source, client_id=""):
     else:
         rows.decisions.append(row)
     _derive_rows(game, game_engine, before, events)
-    return state
 
 
 def _derive_rows(game, game_engine, before, events: list[dict]) -> None:

@@ -1,12 +1,16 @@
-"""Selections within a turn stored from the event loop (games.loopdb,
-services.select_within_turn_async), through the real ASGI application on PostgreSQL.
+"""Decisions stored from the event loop (games.loopdb, services.decide_on_loop), through
+the real ASGI application on PostgreSQL.
 
-What must hold: such a selection needs no decision thread; a resend is applied once; a
-connection that PostgreSQL dropped costs nothing but a detour through the threads; a
-game moved behind the process's back is not overwritten.
+What must hold: a selection within a turn, and a decision that moves the game on at a
+table where nobody plays automatically, need no decision thread; what they store is what
+the decision log rebuilds; a resend is applied once; a connection that PostgreSQL dropped
+costs nothing but a detour through the threads; a game moved behind the process's back,
+or a table changed by an admin, is not overwritten.
 """
 
 import asyncio
+import contextlib
+import itertools
 import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -15,8 +19,9 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db import connection
 
-from games import engine, loopdb
-from games.models import Decision, Game
+from games import engine, loopdb, services
+from games.models import Decision, Game, RoundScore, Table, TakenCard
+from games.replays import rebuild
 from tests.games import ws
 from tests.games.ws import game_state, setup_table
 
@@ -78,19 +83,25 @@ def decisions(table):
     )
 
 
+@contextlib.asynccontextmanager
+async def threads_busy():
+    """Every decision thread of this loop busy until the block ends."""
+    loop = asyncio.get_running_loop()
+    loop.set_default_executor(ThreadPoolExecutor(max_workers=1))
+    release = threading.Event()
+    busy = loop.run_in_executor(None, release.wait, 60)
+    try:
+        yield
+    finally:
+        release.set()
+        await busy
+
+
 async def test_a_selection_is_stored_without_a_decision_thread(seated_sockets):
     async def body(table, sockets):
-        loop = asyncio.get_running_loop()
-        # Every decision thread of this loop busy until released.
-        loop.set_default_executor(ThreadPoolExecutor(max_workers=1))
-        release = threading.Event()
-        busy = loop.run_in_executor(None, release.wait, 30)
-        try:
+        async with threads_busy():
             await select(table, sockets, 0, "m-1")
             version = await acknowledged(sockets[0], "m-1")
-        finally:
-            release.set()
-            await busy
         stored = await database_sync_to_async(Game.objects.get)(table=table)
         assert version == stored.version
         assert (await decisions(table))[-1] == (version, 0, "m-1")
@@ -199,5 +210,109 @@ async def test_a_game_moved_elsewhere_is_not_overwritten(seated_sockets):
         assert card_of_2 not in state.hands[2]
         assert (state.turn, state.phase) != (1, "select")
         assert [d[:2] for d in await decisions(table)][:2] == [(kept, 0), (kept + 2, 1)]
+
+    await seated_sockets(body)
+
+
+async def play_until(table, sockets, done, prefix="d"):
+    """Decide for whichever seat must (the first card of its hand, the first row) until
+    `done(state)`; every decision acknowledged at the next version. Returns how many."""
+    count = 0
+    while not done(state := await game_state(table)):
+        if state.phase == "choose_row":
+            seat, decision = state.chooser, {"type": "row", "row": 0}
+        else:
+            seat = next(s for s, card in enumerate(state.selections) if card == 0)
+            decision = {"type": "select", "card": state.hands[seat][0]}
+        count += 1
+        request_id = f"{prefix}-{count}"
+        await ws.send(sockets[seat], **decision, version=state.version, id=request_id)
+        assert await acknowledged(sockets[seat], request_id) == state.version + 1
+    return count
+
+
+@database_sync_to_async
+def stored_and_rebuilt(table):
+    """The game's stored row and derived rows, beside what its decision log rebuilds."""
+    game = Game.objects.select_related("table").get(table=table)
+    taken, scores, point_version = [], [], 0
+    steps = list(rebuild(game))
+    for version, ((before, _), (after, events)) in enumerate(itertools.pairwise(steps), 1):
+        view = nimmt.view(before, None)
+        for event in events:
+            if event["type"] == "took":
+                seat = event["seat"]
+                taken += [
+                    (view["round"], view["turn"], seat, c, nimmt.heads(c)) for c in event["cards"]
+                ]
+            elif event["type"] == "round_over":
+                scores += [(event["round"], s, h) for s, h in enumerate(event["heads"])]
+        if services._decision_point(nimmt, after) != services._decision_point(nimmt, before):
+            point_version = version
+    stored = {
+        "state": game.state,
+        "version": game.version,
+        "point_version": game.point_version,
+        "deadline": game.deadline,
+        "taken": sorted(
+            TakenCard.objects.filter(game=game).values_list(
+                "round", "turn", "seat", "card", "heads"
+            )
+        ),
+        "scores": sorted(
+            RoundScore.objects.filter(game=game).values_list("round", "seat", "heads")
+        ),
+    }
+    rebuilt = {
+        "state": nimmt.dump(steps[-1][0]),
+        "version": len(steps) - 1,
+        "point_version": point_version,
+        "deadline": None,
+        "taken": sorted(taken),
+        "scores": sorted(scores),
+    }
+    return stored, rebuilt
+
+
+async def test_whole_rounds_are_played_from_the_event_loop(alice, bob, make_player, no_rate_limit):
+    """Reveals, rows chosen, a round's end and the next deal: all stored from the event
+    loop while every decision thread is busy (RULES §1.3-§1.6), exactly as the log
+    rebuilds them."""
+    carol = await ws.make(make_player, "carol")
+    table = await setup_table(alice, others=[bob, carol], options={"end": "rounds", "rounds": 2})
+    sockets = await ws.watching(table, alice, bob, carol)
+    try:
+        async with threads_busy():
+            count = await play_until(table, sockets, lambda state: state.round == 2)
+        stored, rebuilt = await stored_and_rebuilt(table)
+        assert count >= 30  # ten turns of three selections, and the rows chosen
+        assert stored["scores"] and stored["taken"]  # the round's sheet, its piles
+        assert stored == rebuilt
+        # Every screen followed: each socket's last frame shows the second round's deal.
+        for communicator in sockets:
+            frames = await ws.drain(communicator)
+            shown = [ws.live_version(f) for f in communicator.frames + frames]
+            assert max(v for v in shown if v is not None) == stored["version"]
+    finally:
+        for communicator in sockets:
+            await communicator.disconnect()
+
+
+async def test_a_table_changed_by_an_admin_is_not_overwritten(seated_sockets):
+    """A time limit set from the admin during a turn: the turn's reveal, planned on the
+    kept table without one, is stored by the full path with the new deadline."""
+
+    async def body(table, sockets):
+        await select(table, sockets, 0, "m-1")
+        await acknowledged(sockets[0], "m-1")
+        await select(table, sockets, 1, "m-2")
+        await acknowledged(sockets[1], "m-2")
+        # A queryset update, as an admin's bulk action would (no seat changes).
+        await database_sync_to_async(Table.objects.filter(pk=table.pk).update)(time_limit=60)
+        await select(table, sockets, 2, "m-3")  # the turn's last selection
+        version = await acknowledged(sockets[2], "m-3")
+        game = await database_sync_to_async(Game.objects.get)(table=table)
+        assert game.version == version and game.point_version == version
+        assert game.deadline is not None  # without the admin's limit, it would be None
 
     await seated_sockets(body)
