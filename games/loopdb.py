@@ -1,13 +1,15 @@
-"""PostgreSQL connections of the event loop itself, for a selection's one statement and
+"""PostgreSQL connections of the event loop itself, for a decision's one statement and
 for reading a game that another process moved.
 
 A selection within a turn is most decisions, and needs one autocommitted statement
-(games.services, `_select_within_turn`). Run in a decision thread, it waited for a free
-thread, then for the GIL after its round trip, then for the event loop to hand its
-acknowledgement on: under load most of its latency (docs/performance.md §12). Here the
-event loop sends the statement on a connection of its own and serves other sockets while
-PostgreSQL answers. The same connections read the game row when another process
-committed a version this one has not seen (`rendering.catch_up`).
+(games.services, `_select_within_turn`); at a table without bots or absent players, a
+decision that moves the game on needs one too (`decide_on_loop`). Run in a decision
+thread, it waited for a free thread, then for the GIL after its round trip, then for the
+event loop to hand its acknowledgement on: under load most of its latency
+(docs/performance.md §12). Here the event loop sends the statement on a connection of
+its own and serves other sockets while PostgreSQL answers. The same connections read
+the game row when another process committed a version this one has not seen
+(`rendering.catch_up`).
 
 Each event loop keeps at most `SIZE` connections, opened when first needed. When all
 stay busy for `WAIT` seconds, `execute` returns None and the caller takes the thread

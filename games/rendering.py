@@ -517,15 +517,20 @@ async def catch_up(table_id: int, at_least: int) -> Snapshot | None:
     kept = _snapshots.get(table_id)
     if kept is None or kept.game is None or kept.version is None or not loopdb.available():
         return None
+    game_engine = engine.get(kept.table.kind)
+    known = _known_dump(kept, game_engine)
     try:
-        row = await loopdb.fetchone(*_catch_up_query(kept.game.pk))
+        query = _catch_up_query(kept.game.pk, -1 if known is None else kept.version)
+        row = await loopdb.fetchone(*query)
     except Exception:
         log.info("table %s: read in a thread instead", table_id, exc_info=True)
         return None
     if row is None or row is loopdb.BUSY:
         return None
-    play, table_values = row[: len(GAME_PLAY_FIELDS) + 1], row[len(GAME_PLAY_FIELDS) + 1 :]
-    seats_version, values = play[0], dict(zip(GAME_PLAY_FIELDS, play[1:], strict=True))
+    fields = len(GAME_PLAY_FIELDS) + 2
+    play, table_values = row[:fields], row[fields:]
+    seats_version, changes = play[0], play[1]
+    values = dict(zip(GAME_PLAY_FIELDS, play[2:], strict=True))
     table = kept.table
     if (
         values["version"] < at_least
@@ -543,34 +548,54 @@ async def catch_up(table_id: int, at_least: int) -> Snapshot | None:
     game = copy.copy(kept.game)
     for name, value in values.items():
         setattr(game, name, value)
-    game_engine = engine.get(table.kind)
-    state = _load_from(kept, game.state, game_engine)
+    if game.state is None:
+        # The row holds the changes from the kept version: only they were read.
+        game.state = {**known, **changes}
+        state = game_engine.load_changes(kept.state, changes)
+    else:
+        state = _load_from(kept, game.state, game_engine)
     if game_engine.is_over(state):
         return None
     return remember_snapshot(table, game, kept.seats, state)
+
+
+def _known_dump(kept: Snapshot, game_engine) -> dict | None:
+    """The dump of the kept version's state, if the kept game holds it and the engine can
+    load changes to it (`load_changes`)."""
+    known = kept.game.__dict__.get("state")
+    if getattr(game_engine, "load_changes", None) is None or not isinstance(known, dict):
+        return None
+    if known.get("version") != kept.state.version or kept.game.version != kept.version:
+        return None
+    return known
 
 
 def _load_from(kept: Snapshot, data: dict, game_engine):
     """The engine state of the dump `data`, loading only the entries that differ from the
     kept version's dump when the engine can (`load_changes`): the history of finished
     rounds, most of a late state, has not changed."""
-    known = kept.game.__dict__.get("state")
-    load_changes = getattr(game_engine, "load_changes", None)
-    if load_changes is None or not isinstance(known, dict):
+    known = _known_dump(kept, game_engine)
+    if known is None or known.keys() != data.keys():
         return game_engine.load(data)
-    if known.get("version") != kept.state.version or known.keys() != data.keys():
-        return game_engine.load(data)
-    return load_changes(kept.state, {k: v for k, v in data.items() if known[k] != v})
+    return game_engine.load_changes(kept.state, {k: v for k, v in data.items() if known[k] != v})
 
 
-def _catch_up_query(game_id: int) -> tuple[str, list]:
-    play = ", ".join(f"g.{Game._meta.get_field(name).column}" for name in GAME_PLAY_FIELDS)
+def _catch_up_query(game_id: int, known_version: int) -> tuple[str, list]:
+    """The game's seats version, its changes from `known_version` if the row holds them
+    (`Game.changes`: then its state is not read), its play fields, and its table's row."""
+    holds = "g.changes_from = %s AND g.version = g.changes_from + 1"
+    play = ", ".join(
+        f"CASE WHEN {holds} THEN NULL ELSE g.state END"
+        if name == "state"
+        else f"g.{Game._meta.get_field(name).column}"
+        for name in GAME_PLAY_FIELDS
+    )
     table = ", ".join(f"t.{field.column}" for field in Table._meta.concrete_fields)
     return (
-        f"SELECT g.seats_version, {play}, {table}"
+        f"SELECT g.seats_version, CASE WHEN {holds} THEN g.changes END, {play}, {table}"
         f" FROM {Game._meta.db_table} g JOIN {Table._meta.db_table} t ON t.id = g.table_id"
         " WHERE g.id = %s",
-        [game_id],
+        [known_version, known_version, game_id],
     )
 
 

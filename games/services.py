@@ -567,14 +567,18 @@ def _selection_statement(plan: _Selection) -> tuple[str, list]:
     # replaces top-level keys): the row is at the kept version, so that is the dump of
     # the new state.
     state = "state || %s::jsonb" if plan.changes is not None else "%s::jsonb"
+    changes = None if plan.changes is None else json.dumps(plan.changes)
     return (
-        f"WITH moved AS (UPDATE {Game._meta.db_table} SET state = {state}, version = %s"
+        f"WITH moved AS (UPDATE {Game._meta.db_table} SET state = {state}, version = %s,"
+        " changes = %s::jsonb, changes_from = %s"
         " WHERE id = %s AND version = %s AND seats_version = %s RETURNING id)"
         f" INSERT INTO {Decision._meta.db_table} ({_SELECTION_COLUMNS})"
         " SELECT id, %s, %s, %s::jsonb, %s, %s, %s FROM moved",
         [
-            json.dumps(plan.dumped if plan.changes is None else plan.changes),
+            json.dumps(plan.dumped) if changes is None else changes,
             plan.version,
+            changes,
+            None if changes is None else game.version,
             game.pk,
             game.version,
             game.seats_version,
@@ -798,18 +802,22 @@ def _play_statement(game: Game, rows: _Rows, changes=None, expected=None) -> tup
     inserted only if the game's row was updated, and the statement returns its id then.
 
     `changes`: only these entries of the dump are stored (merged into the stored state),
-    for a row known to hold the dump they change. `expected`: update only if the game is
-    still where this process saw it, as (version, seats_version, table status, time
-    limit); without it the caller holds the row's lock.
+    for a row known to hold the dump they change, and kept beside it for other processes
+    (`Game.changes`). `expected`: update only if the game is still where this process
+    saw it, as (version, seats_version, table status, time limit); without it the caller
+    holds the row's lock.
     """
     state = "state || %s::jsonb" if changes is not None else "%s::jsonb"
+    changed = None if changes is None else json.dumps(changes)
     args = [
-        json.dumps(game.state if changes is None else changes),
+        json.dumps(game.state) if changed is None else changed,
         game.version,
         game.point_version,
         game.deadline,
         game.finished_at,
         None if game.result is None else json.dumps(game.result),
+        changed,
+        None if changed is None else expected[0],
         game.pk,
     ]
     where = "id = %s"
@@ -822,8 +830,8 @@ def _play_statement(game: Game, rows: _Rows, changes=None, expected=None) -> tup
         args.extend(expected)
     parts = [
         f"moved AS (UPDATE {Game._meta.db_table} SET state = {state}, version = %s,"
-        " point_version = %s, deadline = %s, finished_at = %s, result = %s::jsonb"
-        f" WHERE {where} RETURNING id)"
+        " point_version = %s, deadline = %s, finished_at = %s, result = %s::jsonb,"
+        f" changes = %s::jsonb, changes_from = %s WHERE {where} RETURNING id)"
     ]
     now = timezone.now()
     for model, columns, casts, values in (

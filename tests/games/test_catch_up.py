@@ -18,7 +18,7 @@ from channels.db import database_sync_to_async
 from django.db import connection
 
 from games import engine, hub, loopdb, rendering
-from games.models import Decision, Game, Table
+from games.models import GAME_PLAY_FIELDS, Decision, Game, Table
 from tests.games import ws
 from tests.games.ws import game_state, setup_table
 
@@ -32,13 +32,19 @@ nimmt = engine.get("nimmt")
 
 
 @database_sync_to_async
-def move_elsewhere(table, seat) -> int:
+def move_elsewhere(table, seat, with_changes=False) -> int:
     """What another process's selection looks like from here: the game's row and its
-    decision log move on, and this process's kept version does not. The new version."""
+    decision log move on, and this process's kept version does not. The new version.
+    `with_changes`: the row keeps the changed entries, as the event loop's statements
+    store them (`Game.changes`)."""
     game = Game.objects.get(table=table)
     state = nimmt.load(game.state)
     card = state.hands[seat][0]
     moved, _events = nimmt.apply(state, seat, {"type": "select", "card": card})
+    if with_changes:
+        Game.objects.filter(pk=game.pk).update(
+            changes=nimmt.dump_changes(state, moved), changes_from=game.version
+        )
     Decision.objects.create(
         game=game,
         seq=game.version + 1,
@@ -79,6 +85,45 @@ async def test_a_version_moved_elsewhere_is_read_on_the_loop(three):
         frames = [rendering.live_frame(snapshot, user, "fr") for user in ordered]
         assert frames == await frames_from_the_database(table, ordered)
         assert "✓" in rendering.update_frame(snapshot, 0, "fr", hand=False)
+    finally:
+        await loopdb.close()
+
+
+def state_read(row) -> dict | None:
+    return row[2 + GAME_PLAY_FIELDS.index("state")]
+
+
+async def test_a_version_stored_with_its_changes_is_read_from_them(three):
+    table, users = three
+    kept = await database_sync_to_async(rendering.read_snapshot)(table.pk)
+    version = await move_elsewhere(table, 2, with_changes=True)
+    stored = await database_sync_to_async(Game.objects.get)(table=table)
+    try:
+        # The row holds the changes from the kept version: its state is not sent...
+        row = await loopdb.fetchone(*rendering._catch_up_query(kept.game.pk, kept.version))
+        assert row[1] == stored.changes and set(row[1]) < set(stored.state)
+        assert state_read(row) is None
+        # ...but to a process that kept another version, it is.
+        row = await loopdb.fetchone(*rendering._catch_up_query(kept.game.pk, kept.version - 1))
+        assert row[1] is None and state_read(row) == stored.state
+
+        snapshot = await rendering.catch_up(table.pk, version)
+        assert snapshot.version == version and snapshot.table is kept.table
+        assert snapshot.game.state == stored.state
+        assert snapshot.state == nimmt.load(stored.state)
+        ordered = [users[position] for position in sorted(users)]
+        frames = [rendering.live_frame(snapshot, user, "fr") for user in ordered]
+        assert frames == await frames_from_the_database(table, ordered)
+
+        # A later write that leaves the changes behind (the ORM's, a thread's): they no
+        # longer describe the row, and the whole state is read.
+        later = await move_elsewhere(table, 0)
+        row = await loopdb.fetchone(*rendering._catch_up_query(kept.game.pk, version - 1))
+        assert row[1] is None and state_read(row) is not None
+        snapshot = await rendering.catch_up(table.pk, later)
+        stored = await database_sync_to_async(Game.objects.get)(table=table)
+        assert snapshot.version == later and snapshot.game.state == stored.state
+        assert snapshot.state == nimmt.load(stored.state)
     finally:
         await loopdb.close()
 

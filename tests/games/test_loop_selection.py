@@ -288,6 +288,10 @@ async def test_whole_rounds_are_played_from_the_event_loop(alice, bob, make_play
         assert count >= 30  # ten turns of three selections, and the rows chosen
         assert stored["scores"] and stored["taken"]  # the round's sheet, its piles
         assert stored == rebuilt
+        # The row keeps what the last decision changed, for the other processes.
+        game = await database_sync_to_async(Game.objects.get)(table=table)
+        assert game.changes_from == game.version - 1 and game.changes
+        assert all(game.state[name] == value for name, value in game.changes.items())
         # Every screen followed: each socket's last frame shows the second round's deal.
         for communicator in sockets:
             frames = await ws.drain(communicator)
