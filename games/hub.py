@@ -13,6 +13,15 @@ again as soon as it can, subscribes to all of them again and has every socket re
 its table afresh, since announcements may have been lost meanwhile. Without Redis (one
 process, the in-memory channel layer) the process joins the table's channel-layer group
 with a channel of its own instead.
+
+A process alone at a table publishes nothing for it (every table, with one process;
+docs/performance.md §14). Once Redis confirms its subscription to a table, it says
+`hub.hello` on the table's channel; every other process there answers `hub.here`, and
+`hub.bye` when it leaves. It counts itself alone once its own hello came back and no
+other process was heard. Whenever it learns of another process at the table, it
+announces there the last version it announced, which covers whatever it did not
+publish meanwhile. After a loss of Redis it publishes everything again until the new
+subscriptions' hellos came back.
 """
 
 import asyncio
@@ -84,6 +93,11 @@ class Hub:
         self.client = None  # with Redis: for publishing
         self.pubsub = None  # with Redis: the listener's subscriptions
         self.lost = False  # with Redis: the listener lost its connection, not back yet
+        # With Redis, per table: heard our own hello (our subscription is on), the other
+        # processes heard there, the last version announced from here and not published.
+        self.greeted: set[int] = set()
+        self.others: dict[int, set[str]] = {}
+        self.unpublished: dict[int, int] = {}
 
     # Sockets come and go.
 
@@ -109,6 +123,7 @@ class Hub:
             members.discard(consumer)
             if not members:
                 del self.sockets[table_id]
+                self._forget(table_id)
                 try:
                     await self._unsubscribe(table_id)
                 except Exception:
@@ -120,13 +135,32 @@ class Hub:
     # Announcements.
 
     async def announce(self, table_id: int, event: dict) -> None:
-        """Tell every socket of the table, here at once and elsewhere through Redis."""
+        """Tell every socket of the table, here at once and elsewhere through Redis (if
+        another process is there, or may be)."""
         event = {**event, "table": table_id, "origin": self.origin}
         self.deliver(table_id, event)
-        if self.redis_url:
-            await self._client().publish(self._name(table_id), json.dumps(event))
-        else:
+        if not self.redis_url:
             await self.layer.group_send(table_group(table_id), event)
+            return
+        if not self.alone(table_id):
+            await self._client().publish(self._name(table_id), json.dumps(event))
+            return
+        version = event.get("version")
+        if version is not None:
+            self.unpublished[table_id] = max(version, self.unpublished.get(table_id, version))
+
+    def alone(self, table_id: int) -> bool:
+        """No other process listens to the table, as far as this one has heard."""
+        return table_id in self.greeted and not self.others.get(table_id) and not self.lost
+
+    async def _say(self, table_id: int, kind: str) -> None:
+        message = {"type": kind, "table": table_id, "origin": self.origin}
+        try:
+            await self._client().publish(self._name(table_id), json.dumps(message))
+        except Exception:
+            # Unsaid, nobody counts on it: without its hello back this process publishes
+            # everything, and a process not heard of yet is met by its announcements.
+            log.warning("table %s: could not say %s", table_id, kind, exc_info=True)
 
     def deliver(self, table_id: int, event: dict) -> None:
         members = self.sockets.get(table_id)
@@ -141,10 +175,50 @@ class Hub:
                 log.exception("table %s: a socket could not take an announcement", event["table"])
 
     def _heard(self, event) -> None:
-        table_id = event.get("table")
-        if event.get("origin") == self.origin or not isinstance(table_id, int):
+        table_id, origin, kind = event.get("table"), event.get("origin"), event.get("type")
+        if not isinstance(table_id, int):
+            return
+        if kind in ("hub.hello", "hub.here"):
+            if origin == self.origin:
+                if kind == "hub.hello" and table_id in self.sockets:
+                    self.greeted.add(table_id)
+            elif table_id in self.sockets:
+                self._met(table_id, origin, answer=kind == "hub.hello")
+            return
+        if kind == "hub.bye":
+            if origin != self.origin:
+                self.others.get(table_id, set()).discard(origin)
+            return
+        if origin == self.origin:
             return  # made here: delivered already
+        if table_id in self.sockets and isinstance(origin, str):
+            # Announcements from a process not met yet (it said hello before this one
+            # listened, or its hello was lost): it is there.
+            self.others.setdefault(table_id, set()).add(origin)
         self.deliver(table_id, event)
+
+    def _met(self, table_id: int, origin, answer: bool) -> None:
+        """Another process listens to the table: from now on announce there too, starting
+        with the last version announced here while alone, if any."""
+        self.others.setdefault(table_id, set()).add(origin)
+        if answer:
+            self._spawn(self._say(table_id, "hub.here"))
+        version = self.unpublished.pop(table_id, None)
+        if version is not None:
+            event = {"type": "table.changed", "table": table_id, "version": version}
+            event["origin"] = self.origin
+            self._spawn(self._publish(table_id, event))
+
+    async def _publish(self, table_id: int, event: dict) -> None:
+        try:
+            await self._client().publish(self._name(table_id), json.dumps(event))
+        except Exception:
+            log.exception("table %s: could not announce version %s", table_id, event["version"])
+
+    def _forget(self, table_id: int) -> None:
+        self.greeted.discard(table_id)
+        self.others.pop(table_id, None)
+        self.unpublished.pop(table_id, None)
 
     def _afresh(self) -> None:
         """Announcements may have been lost: every socket reads its table again."""
@@ -188,6 +262,7 @@ class Hub:
             await self.layer.group_discard(table_group(table_id), self.channel)
         elif self.pubsub is not None and not self.lost:
             await self.pubsub.unsubscribe(self._name(table_id))
+            await self._say(table_id, "hub.bye")
 
     async def _listen_pubsub(self, pubsub):
         pause = 0.5
@@ -201,9 +276,7 @@ class Hub:
                             await pubsub.subscribe(*(self._name(t) for t in self.sockets))
                         self.lost = False
                     self._afresh()
-                message = await pubsub.get_message(
-                    ignore_subscribe_messages=True, timeout=IDLE_SECONDS
-                )
+                message = await pubsub.get_message(timeout=IDLE_SECONDS)
                 if message is None and pubsub.connection is not None:
                     await pubsub.ping()
             except asyncio.CancelledError:
@@ -211,6 +284,8 @@ class Hub:
             except Exception:
                 log.warning("the table listener lost Redis; listening again", exc_info=True)
                 self.lost = True
+                # Whoever is at which table is unknown from now on: publish everything.
+                self.greeted.clear()
                 await _close(pubsub)  # the next subscribe opens a new connection
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, 10.0)
@@ -218,11 +293,18 @@ class Hub:
             pause = 0.5
             if asyncio.current_task().cancelling() or pubsub is not self.pubsub:
                 return  # stopped meanwhile (see _stop)
-            if message is not None and message.get("type") == "message":
+            if message is None:
+                continue
+            if message.get("type") == "message":
                 try:
                     self._heard(json.loads(message["data"]))
                 except (ValueError, TypeError, AttributeError):
                     log.warning("table listener: not an announcement: %r", message["data"][:200])
+            elif message.get("type") == "subscribe":
+                # Listening to the table from now on: any process there may hear of it.
+                table_id = _table_of(message.get("channel"))
+                if table_id in self.sockets:
+                    self._spawn(self._say(table_id, "hub.hello"))
 
     # Listening, through the channel layer (no Redis).
 
@@ -269,6 +351,16 @@ class Hub:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
         return task
+
+
+def _table_of(channel) -> int | None:
+    """The table of a pub/sub channel's name (`table_channel`)."""
+    if isinstance(channel, bytes):
+        channel = channel.decode("utf-8", "replace")
+    try:
+        return int(str(channel).rsplit(":", 1)[-1])
+    except ValueError:
+        return None
 
 
 async def _close(pubsub) -> None:

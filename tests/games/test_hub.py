@@ -6,6 +6,7 @@ two server processes. The last test runs the hub without Redis, on the in-memory
 """
 
 import asyncio
+import json
 import shutil
 import socket
 import subprocess
@@ -221,3 +222,95 @@ async def test_without_redis_the_hub_listens_through_the_channel_layer():
     await there.leave(3, theirs)
     await settle(0.05)
     assert here.channel is None and not here.tasks and not there.tasks
+
+
+class Observer:
+    """A plain Redis subscriber of a table's channel: what the hubs publish there."""
+
+    def __init__(self, server, table_id):
+        self.server, self.table_id, self.messages = server, table_id, []
+
+    async def __aenter__(self):
+        import redis.asyncio
+
+        self.client = redis.asyncio.Redis.from_url(self.server.url())
+        self.pubsub = self.client.pubsub()
+        await self.pubsub.subscribe(table_channel(self.table_id, self.server.url(), "hubtest"))
+        self.task = asyncio.ensure_future(self._listen())
+        return self
+
+    async def _listen(self):
+        while True:
+            message = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=1)
+            if message is not None:
+                self.messages.append(json.loads(message["data"]))
+
+    def announced(self):
+        return [m["version"] for m in self.messages if m["type"] == "table.changed"]
+
+    async def __aexit__(self, *exc):
+        self.task.cancel()
+        await asyncio.gather(self.task, return_exceptions=True)
+        await self.pubsub.aclose()
+        await self.client.aclose()
+
+
+async def until(condition, what, seconds=5.0):
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, what
+        await settle(0.05)
+
+
+async def test_a_process_alone_at_a_table_publishes_nothing_for_it(redis_server):
+    here = redis_server.hub()
+    screen = Screen()
+    async with Observer(redis_server, 1) as observer:
+        await here.join(1, screen)
+        await until(lambda: here.alone(1), "its own hello never came back")
+        await here.announce(1, {"type": "table.changed", "version": 2})
+        await here.announce(1, {"type": "table.changed", "version": 3})
+        await settle()
+        assert versions(screen) == [2, 3]  # its own sockets are told at once
+        assert observer.announced() == []
+        assert [m["type"] for m in observer.messages] == ["hub.hello"]
+    await close(here)
+
+
+async def test_a_process_that_comes_to_the_table_hears_what_was_not_published(redis_server):
+    here, there = redis_server.hub(), redis_server.hub()
+    mine, theirs = Screen(), Screen()
+    await here.join(1, mine)
+    await until(lambda: here.alone(1), "its own hello never came back")
+    await here.announce(1, {"type": "table.changed", "version": 2})  # not published
+
+    await there.join(1, theirs)
+    # Met: the last version announced here reaches the newcomer's screens.
+    await until(lambda: versions(theirs) == [2], "the newcomer never heard version 2")
+    await until(lambda: there.others.get(1) and here.others.get(1), "they never met")
+    assert not here.alone(1) and not there.alone(1)
+    await here.announce(1, {"type": "table.changed", "version": 3})
+    await there.announce(1, {"type": "table.changed", "version": 4})
+    # Each once, in whatever order they cross (a screen ignores what it has passed).
+    await until(lambda: sorted(versions(theirs)) == [2, 3, 4], "an announcement was lost")
+    await until(lambda: sorted(versions(mine)) == [2, 3, 4], "an announcement was lost")
+    await settle()
+    assert sorted(versions(theirs)) == [2, 3, 4] and sorted(versions(mine)) == [2, 3, 4]
+
+    # The other process leaves: alone again.
+    await there.leave(1, theirs)
+    await until(lambda: here.alone(1), "the bye was never heard")
+    await close(here, there)
+
+
+async def test_after_a_redis_restart_every_announcement_is_published_again(redis_server):
+    here = redis_server.hub()
+    screen = Screen()
+    await here.join(4, screen)
+    await until(lambda: here.alone(4), "its own hello never came back")
+    redis_server.kill()
+    await until(lambda: not here.alone(4), "the hub did not notice the loss")
+    redis_server.start()
+    # Back, and said hello again: alone again, as far as it can tell.
+    await until(lambda: here.alone(4), "no hello after the restart", seconds=15)
+    await close(here)
