@@ -7,6 +7,7 @@ layer is only "table N is at version v".
 
 import asyncio
 import logging
+import random
 import time
 
 from channels.consumer import get_handler_name
@@ -33,6 +34,10 @@ def user_group(user_id: int) -> str:
     return f"user.{user_id}"
 
 
+# How often a socket's session is read again (an expired or deleted session closes it on
+# its next message): every SESSION_CHECK_SECONDS at most, the first time at a random
+# point of the first interval after connecting, so that sockets opened together (a club
+# evening starting, a server restarting) do not all check at once.
 SESSION_CHECK_SECONDS = 30
 
 
@@ -42,6 +47,30 @@ def _session_alive(session_key) -> bool:
     from django.utils import timezone
 
     return Session.objects.filter(session_key=session_key, expire_date__gt=timezone.now()).exists()
+
+
+async def _session_alive_on_loop(session_key) -> bool | None:
+    """`_session_alive` read on the event loop's own connection (games.loopdb): whether
+    the session is alive, or None if it must be read in a thread (no such connection
+    here, none free, sessions not kept in the database, or an error)."""
+    from django.conf import settings
+    from django.contrib.sessions.models import Session
+    from django.utils import timezone
+
+    if not loopdb.available() or settings.SESSION_ENGINE != "django.contrib.sessions.backends.db":
+        return None
+    table = Session._meta.db_table
+    try:
+        row = await loopdb.fetchone(
+            f'SELECT 1 FROM "{table}" WHERE session_key = %s AND expire_date > %s',
+            [session_key, timezone.now()],
+        )
+    except Exception:
+        log.info("session check left for a thread", exc_info=True)
+        return None
+    if row is loopdb.BUSY:
+        return None
+    return row is not None
 
 
 class _HtmlConsumer(AsyncWebsocketConsumer):
@@ -130,6 +159,9 @@ class TableConsumer(_HtmlConsumer):
         self.sent_selection = None
         self.announcing = set()
         self.pushing = asyncio.Lock()
+        # Channels' AuthMiddleware read the session to find the user just now: the next
+        # reading is due within one interval.
+        self.session_due = time.monotonic() + random.uniform(0, SESSION_CHECK_SECONDS)
         # The table's announcements come from this process's hub (games/hub.py), which
         # listens to the table once for every socket of this process.
         self.hub = hub.current()
@@ -266,10 +298,14 @@ class TableConsumer(_HtmlConsumer):
 
     async def _session_ok(self) -> bool:
         now = time.monotonic()
-        if now - getattr(self, "session_checked", 0.0) < SESSION_CHECK_SECONDS:
+        if now < self.session_due:
             return True
-        self.session_checked = now
-        return await database_sync_to_async(_session_alive)(self.scope["session"].session_key)
+        self.session_due = now + SESSION_CHECK_SECONDS
+        session_key = self.scope["session"].session_key
+        alive = await _session_alive_on_loop(session_key)
+        if alive is None:
+            alive = await database_sync_to_async(_session_alive)(session_key)
+        return alive
 
     def _csrf_token(self) -> str:
         from django.conf import settings

@@ -189,6 +189,45 @@ async def test_logging_out_closes_the_sessions_sockets(alice, bob):
     assert await communicator.receive_output(timeout=3) == {"type": "websocket.close", "code": 4401}
 
 
+async def test_an_expired_session_closes_its_socket_at_the_next_check(alice, bob, monkeypatch):
+    # Issue 6, "Hardening": a session that expires (or that an admin deletes) stops
+    # speaking for its user; the socket opened with it is closed at its next message once
+    # the check is due, and that message changes nothing.
+    from django.contrib.sessions.models import Session
+    from django.utils import timezone
+
+    from games import consumers
+
+    monkeypatch.setattr(consumers, "SESSION_CHECK_SECONDS", 0)  # due at every message
+    table = await setup_table(alice, others=[bob])
+    cookie = await ws.session_cookie(alice)
+    communicator = ws.WebsocketCommunicator(
+        ws.application,
+        f"/ws/tables/{table.pk}/",
+        headers=[ws.ORIGIN, ws.HOST, (b"cookie", f"sessionid={cookie}".encode())],
+    )
+    connected, _ = await communicator.connect()
+    assert connected
+    assert 'id="live"' in await communicator.receive_from()
+    hand = (await game_state(table)).hands[0]
+
+    # Alive: checked, and the selection goes through.
+    await ws.send(communicator, type="select", card=hand[0], id="a1", version=0)
+    assert ack_version(await communicator.receive_from()) == 1
+
+    await sync_to_async(Session.objects.filter(session_key=cookie).update)(
+        expire_date=timezone.now() - timezone.timedelta(seconds=1)
+    )
+    await ws.send(communicator, type="select", card=hand[1], id="a2", version=1)
+    output = await communicator.receive_output(timeout=3)
+    while output["type"] == "websocket.send":  # a frame of the first selection
+        output = await communicator.receive_output(timeout=3)
+    assert output == {"type": "websocket.close", "code": 4401}
+    assert (await game_state(table)).selections[0] == hand[0]
+    assert (await sync_to_async(Game.objects.get)(table=table)).version == 1
+    assert await sync_to_async(Decision.objects.filter(game__table=table).count)() == 1
+
+
 async def test_within_a_turn_the_others_get_only_the_players_section(alice, bob, make_player):
     # docs/protocol.md, "Server → client": a selection moves no decision point, so the
     # other seats are sent who has chosen, not their whole screen again.

@@ -320,3 +320,63 @@ async def test_a_table_changed_by_an_admin_is_not_overwritten(seated_sockets):
         assert game.deadline is not None  # without the admin's limit, it would be None
 
     await seated_sockets(body)
+
+
+@contextlib.asynccontextmanager
+async def shared_thread_busy():
+    """The thread that every socket's thread-sensitive database call goes to (asgiref's
+    single thread, where Channels' `database_sync_to_async` runs) busy until the block
+    ends."""
+    from asgiref.sync import SyncToAsync
+
+    release = threading.Event()
+    busy = asyncio.wrap_future(SyncToAsync.single_thread_executor.submit(release.wait, 60))
+    try:
+        yield
+    finally:
+        release.set()
+        await busy
+
+
+async def test_a_sockets_session_is_checked_on_the_event_loop(alice, bob, monkeypatch):
+    # The periodic session check (issue 6, "Hardening") reads the session on the loop's own
+    # connection: with the shared thread held, a live session lets the decision through
+    # and an expired one closes the socket, neither waiting for the thread.
+    from django.contrib.sessions.models import Session
+    from django.utils import timezone
+
+    from games import consumers
+
+    def expire(session_key):
+        try:
+            Session.objects.filter(session_key=session_key).update(
+                expire_date=timezone.now() - timezone.timedelta(seconds=1)
+            )
+        finally:
+            connection.close()  # this thread's own
+
+    monkeypatch.setattr(consumers, "SESSION_CHECK_SECONDS", 0)  # due at every message
+    table = await setup_table(alice, others=[bob])
+    cookie = await ws.session_cookie(alice)
+    communicator = ws.WebsocketCommunicator(
+        ws.application,
+        f"/ws/tables/{table.pk}/",
+        headers=[ws.ORIGIN, ws.HOST, (b"cookie", f"sessionid={cookie}".encode())],
+    )
+    connected, _ = await communicator.connect()
+    assert connected
+    communicator.frames = []  # as ws.connect leaves it, for ws.receive
+    await ws.receive(communicator)
+    hand = (await game_state(table)).hands[0]
+    try:
+        async with shared_thread_busy():
+            await ws.send(communicator, type="select", card=hand[0], version=0, id="s-1")
+            assert await acknowledged(communicator, "s-1") == 1
+            await ws.drain(communicator)
+            await asyncio.to_thread(expire, cookie)  # not the shared thread: it is held
+            await ws.send(communicator, type="select", card=hand[1], version=1, id="s-2")
+            output = await communicator.receive_output(timeout=3)
+            assert output == {"type": "websocket.close", "code": 4401}
+    finally:
+        await communicator.disconnect()
+    assert [d[2] for d in await decisions(table)] == ["s-1"]
