@@ -231,8 +231,9 @@ if os.environ.get("BENCH_STAGES"):
 
 # BENCH_COUNTS=1: count, every 10 s, how the server's event loop fared with another
 # process's versions and its own connections: catch-ups of a kept version (already kept,
-# read on the loop, left to a thread), selections planned again after a move elsewhere,
-# loop statements refused for want of a free connection.
+# taken from the announcement's move, read on the loop, left to a thread), selections
+# planned again after a move elsewhere, loop statements refused for want of a free
+# connection.
 if os.environ.get("BENCH_COUNTS"):
     import collections
     import threading
@@ -246,12 +247,18 @@ if os.environ.get("BENCH_COUNTS"):
         counts = collections.Counter()
         original_catch_up, original_run = rendering.catch_up, loopdb._Connections.run
 
-        async def catch_up(table_id, at_least):
+        async def catch_up(table_id, at_least, move=None):
             if rendering.snapshot_at(table_id, at_least) is not None:
                 counts["kept"] += 1
-                return await original_catch_up(table_id, at_least)
-            snapshot = await original_catch_up(table_id, at_least)
-            counts["read on the loop" if snapshot is not None else "left to a thread"] += 1
+                return await original_catch_up(table_id, at_least, move)
+            reads = counts["fetch"]
+            snapshot = await original_catch_up(table_id, at_least, move)
+            if snapshot is None:
+                counts["left to a thread"] += 1
+            elif counts["fetch"] == reads:
+                counts["taken from the move"] += 1
+            else:
+                counts["read on the loop"] += 1
             return snapshot
 
         async def run(self, sql, args, fetch):

@@ -32,7 +32,8 @@ What a run does:
 What it measures (docs/benchmarks.md, "Live load"):
 - decisions/s: decisions acknowledged (`#ack` frames) during the window, per second;
 - submit→ack: from just before a decision is written to the socket to the arrival of its
-  `#ack` frame (the server has committed it);
+  `#ack` frame (the server has committed it); also p50/p99 for each 10 s of the window by
+  sending time (a start-up transient or a passing stall shows in one slice);
 - reveal: for every turn whose five (P) selections were all acknowledged, the last
   selection is the one the server committed last (highest acknowledged version V). For
   each seat of the table, the reveal latency is the time from the sending of that last
@@ -134,6 +135,7 @@ class Run:
     def __init__(self):
         self.errors: Counter = Counter()
         self.ack_latency: list[float] = []
+        self.ack_sent: list[float] = []  # when each of them was sent, from the window's start
         self.acked_in_window = 0
         self.ticks = Counter()
         self.start = 0.0
@@ -260,6 +262,7 @@ class Player(Socket):
             self.table.last_ack = moment
             if self.run.in_window(sent):
                 self.run.ack_latency.append(moment - sent)
+                self.run.ack_sent.append(sent - self.run.start)
             if self.run.in_window(moment):
                 self.run.acked_in_window += 1
             if decision == "select":
@@ -503,6 +506,7 @@ async def play(args, urls: list[str], meter_pids: list[int], prefix: str) -> dic
         "decisions_per_second": run.acked_in_window / args.seconds,
         "offered_per_second": seats,
         "ack_ms": percentiles(run.ack_latency),
+        "ack_ms_by_slice": ack_slices(run, args.seconds),
         "reveal_ms": percentiles(reveal),
         "reveal_after_ack_ms": percentiles(reveal_after_ack),
         "errors": dict(run.errors),
@@ -510,6 +514,18 @@ async def play(args, urls: list[str], meter_pids: list[int], prefix: str) -> dic
         "client_loop_lag_ms": percentiles(lag),
         **usage,
     }
+
+
+SLICE_SECONDS = 10
+
+
+def ack_slices(run: Run, seconds: float) -> list[dict]:
+    """submit->ack percentiles of each 10 s of the window (by sending time), to tell a
+    start-up transient or a passing stall from the steady state."""
+    slices = [[] for _ in range(max(1, math.ceil(seconds / SLICE_SECONDS)))]
+    for sent, latency in zip(run.ack_sent, run.ack_latency, strict=True):
+        slices[min(len(slices) - 1, int(sent // SLICE_SECONDS))].append(latency)
+    return [percentiles(values) for values in slices]
 
 
 def _line(label: str, figures: dict) -> str:
@@ -531,6 +547,11 @@ def report(result: dict) -> str:
         f" ({result['decisions_per_second'] / servers:.1f}/s per process;"
         f" offered at most {result['offered_per_second']}/s)",
         _line("submit->ack ms", result["ack_ms"]),
+        f"submit->ack ms by {SLICE_SECONDS} s of the window, p50/p99: "
+        + "  ".join(
+            f"{figures['p50']:.1f}/{figures['p99']:.1f}" if figures.get("n") else "-"
+            for figures in result.get("ack_ms_by_slice", [])
+        ),
         _line("reveal ms (last selection sent -> each seat's frame)", result["reveal_ms"]),
         _line("reveal ms after the last ack", result["reveal_after_ack_ms"]),
         "errors: "

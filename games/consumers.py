@@ -260,20 +260,21 @@ class TableConsumer(_HtmlConsumer):
             return
         if version <= self.sent_version:
             return
-        await self._push(at_least=version)
+        await self._push(at_least=version, move=event.get("move"))
 
-    async def _push(self, force=False, at_least=None):
+    async def _push(self, force=False, at_least=None, move=None):
         # Announcements arrive from the hub while a frame of this socket may be on its
         # way: one frame at a time keeps what the screen shows in version order.
         async with self.pushing:
-            await self._push_now(force, at_least)
+            await self._push_now(force, at_least, move)
 
-    async def _push_now(self, force, at_least):
+    async def _push_now(self, force, at_least, move=None):
         snapshot = None
         if at_least is not None:
-            # Kept by this process, or moved by another process's decisions: then read on
-            # this event loop if only the game's play moved (rendering.catch_up).
-            snapshot = await rendering.catch_up(self.table_id, at_least)
+            # Kept by this process, or moved by another process's decisions: then taken
+            # from the announcement's move, or read on this event loop, if only the
+            # game's play moved (rendering.catch_up).
+            snapshot = await rendering.catch_up(self.table_id, at_least, move)
         if snapshot is None:
             snapshot = await database_sync_to_async(rendering.read_snapshot)(self.table_id)
             if snapshot is None:

@@ -5,6 +5,8 @@ choice is never in a context, so it cannot leak into HTML.
 """
 
 import copy
+import datetime
+import json
 import logging
 import threading
 from collections import OrderedDict
@@ -499,11 +501,13 @@ def read_snapshot(table_id: int, keep: bool = True) -> Snapshot | None:
     return remember_snapshot(table, game, _seat_names(table) if seats is None else seats)
 
 
-async def catch_up(table_id: int, at_least: int) -> Snapshot | None:
+async def catch_up(table_id: int, at_least: int, move: dict | None = None) -> Snapshot | None:
     """The kept snapshot of a table brought to version `at_least` or later on the event
     loop, when only the game's play moved since (another process's decisions).
 
-    One query on the event loop's own connection (games.loopdb) reads the game's play
+    With the `move` that came with the announcement (`move_of`), when it starts from the
+    kept version, nothing is read: the kept version plus the move is the new one. Else
+    one query on the event loop's own connection (games.loopdb) reads the game's play
     fields and its table's row; the kept table and seats are reused. Returns None, and
     the caller reads the table in a thread (`read_snapshot`), whenever anything more may
     be needed: nothing kept, the seats or the table changed, a game at its end (its
@@ -515,10 +519,20 @@ async def catch_up(table_id: int, at_least: int) -> Snapshot | None:
     if kept is not None:
         return kept
     kept = _snapshots.get(table_id)
-    if kept is None or kept.game is None or kept.version is None or not loopdb.available():
+    if kept is None or kept.game is None or kept.version is None:
         return None
     game_engine = engine.get(kept.table.kind)
     known = _known_dump(kept, game_engine)
+    if move is not None and known is not None:
+        try:
+            snapshot = _moved(kept, known, move, at_least, game_engine)
+        except Exception:  # not as `move_of` makes them: read the row instead
+            log.warning("table %s: a move that does not apply", table_id, exc_info=True)
+            snapshot = None
+        if snapshot is not None:
+            return snapshot
+    if not loopdb.available():
+        return None
     try:
         query = _catch_up_query(kept.game.pk, -1 if known is None else kept.version)
         row = await loopdb.fetchone(*query)
@@ -557,6 +571,67 @@ async def catch_up(table_id: int, at_least: int) -> Snapshot | None:
     if game_engine.is_over(state):
         return None
     return remember_snapshot(table, game, kept.seats, state)
+
+
+def move_of(table: Table, game: Game, changes: dict | None) -> dict | None:
+    """What another process needs to bring the version before `game`'s to it without
+    reading anything (`catch_up`), sent with the announcement of a decision stored from
+    the event loop: the entries of the state that changed, the game's other play fields,
+    and what the version before must have been for them to apply to it (its version, its
+    seats, its table). None when there is no such thing to send (the changes unknown, the
+    game over)."""
+    if changes is None or game.finished_at is not None or game.result is not None:
+        return None
+    return {
+        "from": game.version - 1,
+        "changes": changes,
+        "version": game.version,
+        "point_version": game.point_version,
+        "deadline": game.deadline.isoformat() if game.deadline else None,
+        "seats": game.seats_version,
+        "table": _table_print(table),
+    }
+
+
+def _table_print(table: Table) -> str:
+    """The table's row as a string that two processes compute alike from equal rows."""
+    values = {field.attname: getattr(table, field.attname) for field in Table._meta.concrete_fields}
+    return json.dumps(values, sort_keys=True, default=_print_value)
+
+
+def _print_value(value):
+    if isinstance(value, datetime.datetime):
+        return value.timestamp()
+    return str(value)
+
+
+def _moved(kept: Snapshot, known: dict, move: dict, at_least: int, game_engine):
+    """The kept version brought to the next one by another process's `move` (`move_of`),
+    or None if the move does not start from it or its seats or table differ."""
+    if (
+        move["from"] != kept.version
+        or move["version"] != kept.version + 1
+        or move["version"] < at_least
+        or move["seats"] != kept.game.seats_version
+        or move["table"] != _table_print(kept.table)
+        or not isinstance(move["changes"], dict)
+    ):
+        return None
+    changes = move["changes"]
+    state = game_engine.load_changes(kept.state, changes)
+    if game_engine.is_over(state) or state.version != move["version"]:
+        return None
+    game = copy.copy(kept.game)
+    game.version = move["version"]
+    game.point_version = move["point_version"]
+    deadline = move["deadline"]
+    game.deadline = datetime.datetime.fromisoformat(deadline) if deadline else None
+    game.finished_at = game.result = None
+    game.state = {**known, **changes}
+    latest = snapshot_at(kept.table.pk, at_least)  # another socket's read may have come first
+    if latest is not None:
+        return latest
+    return remember_snapshot(kept.table, game, kept.seats, state)
 
 
 def _known_dump(kept: Snapshot, game_engine) -> dict | None:

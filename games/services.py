@@ -436,6 +436,7 @@ class _Play:
     state: object
     version: int
     statement: tuple[str, list]
+    changes: dict | None  # the entries of the state's dump that changed, if known
 
 
 def _plan_selection(
@@ -534,6 +535,7 @@ def _plan_play(kept, mine, game_engine, state, events, decision, client_id) -> _
         state=state,
         version=game.version,
         statement=_play_statement(game, rows, changes=changes, expected=seen),
+        changes=changes,
     )
 
 
@@ -549,11 +551,13 @@ def _selection_made(plan: _Selection | _Play) -> tuple[str, dict]:
         moved.state = plan.dumped
     rendering.remember_snapshot(plan.table, moved, plan.seats, plan.state)
     table_id = plan.table.pk
-    return hub.table_group(table_id), {
-        "type": "table.changed",
-        "table": table_id,
-        "version": plan.version,
-    }
+    event = {"type": "table.changed", "table": table_id, "version": plan.version}
+    # Other processes that kept the version before take the move instead of reading the
+    # game's row (rendering.catch_up).
+    move = rendering.move_of(plan.table, moved, plan.changes)
+    if move is not None:
+        event["move"] = move
+    return hub.table_group(table_id), event
 
 
 _SELECTION_COLUMNS = "game_id, seq, seat, payload, source, client_id, created_at"

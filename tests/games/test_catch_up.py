@@ -17,7 +17,7 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.db import connection
 
-from games import engine, hub, loopdb, rendering
+from games import engine, hub, loopdb, rendering, services
 from games.models import GAME_PLAY_FIELDS, Decision, Game, Table
 from tests.games import ws
 from tests.games.ws import game_state, setup_table
@@ -128,6 +128,113 @@ async def test_a_version_stored_with_its_changes_is_read_from_them(three):
         await loopdb.close()
 
 
+def move_announced(kept, stored) -> dict:
+    """The move another process announces with the version `stored` it made from `kept`."""
+    return rendering.move_of(kept.table, stored, stored.changes)
+
+
+async def test_a_move_announced_is_taken_without_a_read(three, settings):
+    # Issue 6 (two processes): the announcement of a decision stored from the event loop
+    # carries what it changed; a process that kept the version before builds the new one
+    # from it, reading nothing (here it could not: the loop's connections are off).
+    table, users = three
+    kept = await database_sync_to_async(rendering.read_snapshot)(table.pk)
+    version = await move_elsewhere(table, 2, with_changes=True)
+    stored = await database_sync_to_async(Game.objects.get)(table=table)
+    move = move_announced(kept, stored)
+    settings.SIXCLUB_LOOP_SELECTIONS = False
+    assert await rendering.catch_up(table.pk, version) is None  # nothing to read it with
+
+    snapshot = await rendering.catch_up(table.pk, version, move)
+    assert snapshot.version == version and rendering.snapshot_at(table.pk, version) is snapshot
+    assert snapshot.table is kept.table and snapshot.seats is kept.seats
+    assert snapshot.game.state == stored.state
+    assert snapshot.state == nimmt.load(stored.state)
+    for name in GAME_PLAY_FIELDS:
+        assert getattr(snapshot.game, name) == getattr(stored, name), name
+    ordered = [users[position] for position in sorted(users)]
+    frames = [rendering.live_frame(snapshot, user, "fr") for user in ordered]
+    assert frames == await frames_from_the_database(table, ordered)
+
+
+def from_elsewhere(move):
+    return {**move, "from": move["from"] - 1, "version": move["version"] - 1}
+
+
+def other_seats(move):
+    return {**move, "seats": move["seats"] + 1}
+
+
+def other_table(move):
+    return {**move, "table": move["table"].replace("}", ', "x": 1}')}
+
+
+def broken(move):
+    return {**move, "changes": {"hands": "not a hand"}}
+
+
+@pytest.mark.parametrize("change", [from_elsewhere, other_seats, other_table, broken])
+async def test_a_move_that_does_not_fit_the_kept_version_is_not_taken(three, settings, change):
+    table, _users = three
+    kept = await database_sync_to_async(rendering.read_snapshot)(table.pk)
+    version = await move_elsewhere(table, 2, with_changes=True)
+    stored = await database_sync_to_async(Game.objects.get)(table=table)
+    move = change(move_announced(kept, stored))
+    settings.SIXCLUB_LOOP_SELECTIONS = False
+    assert await rendering.catch_up(table.pk, version, move) is None
+    assert rendering.snapshot_at(table.pk, version) is None
+    settings.SIXCLUB_LOOP_SELECTIONS = True
+    try:  # the row is read instead
+        snapshot = await rendering.catch_up(table.pk, version, move)
+        assert snapshot.version == version and snapshot.game.state == stored.state
+    finally:
+        await loopdb.close()
+
+
+async def test_the_moves_of_the_event_loops_decisions_rebuild_their_versions(
+    three, settings, no_rate_limit
+):
+    # Every decision decide_on_loop stores, for a whole round: its announcement's move,
+    # applied to the version before as another process kept it, is the stored version.
+    table, users = three
+    await database_sync_to_async(rendering.read_snapshot)(table.pk)
+    moves = 0
+    try:
+        while True:
+            before = rendering.snapshot_at(table.pk, 0)
+            if before.game.finished_at is not None or nimmt.is_over(before.state):
+                break
+            to_act = nimmt.to_act(before.state)
+            seat = to_act[0]
+            state = before.state
+            if state.phase == "choose_row":
+                decision = {"type": "row", "row": 0}
+            else:
+                decision = {"type": "select", "card": state.hands[seat][0]}
+            done = await services.decide_on_loop(
+                table.pk, users[seat], decision, f"d-{before.version}", before.version
+            )
+            if done is None:
+                break  # the game's end: the thread's business
+            accepted, [(_group, event)] = done
+            after = rendering.snapshot_at(table.pk, accepted.version)
+            # Another process, which kept `before`:
+            rendering._snapshots[table.pk] = before
+            settings.SIXCLUB_LOOP_SELECTIONS = False
+            rebuilt = await rendering.catch_up(table.pk, accepted.version, event["move"])
+            settings.SIXCLUB_LOOP_SELECTIONS = True
+            assert rebuilt is not None and rebuilt.version == accepted.version
+            assert rebuilt.state == after.state
+            assert rebuilt.game.state == after.game.state
+            for name in ("version", "point_version", "deadline"):
+                assert getattr(rebuilt.game, name) == getattr(after.game, name)
+            moves += 1
+    finally:
+        await loopdb.close()
+    stored = await database_sync_to_async(Game.objects.get)(table=table)
+    assert moves >= 10 and rendering.snapshot_at(table.pk, 0).game.state == stored.state
+
+
 def bump_seats(table):
     Game.objects.filter(table=table).update(seats_version=99)
 
@@ -192,20 +299,25 @@ def threads_held():
     return hold
 
 
+@pytest.mark.parametrize("with_move", [False, True])
 async def test_screens_follow_another_process_without_a_thread(
-    alice, bob, make_player, threads_held
+    alice, bob, make_player, threads_held, settings, with_move
 ):
     carol = await ws.make(make_player, "carol")
     table = await setup_table(alice, others=[bob, carol])
     sockets = await ws.watching(table, alice, bob, carol)
     try:
-        version = await move_elsewhere(table, 2)
+        kept = rendering.snapshot_at(table.pk, 0)
+        version = await move_elsewhere(table, 2, with_changes=with_move)
+        event = {"type": "table.changed", "table": table.pk, "version": version}
+        if with_move:
+            stored = await database_sync_to_async(Game.objects.get)(table=table)
+            event["move"] = move_announced(kept, stored)
+            settings.SIXCLUB_LOOP_SELECTIONS = False  # nothing read: the move is enough
 
         async def body():
             # What this process's hub hands its sockets when another process announces.
-            hub.current().deliver(
-                table.pk, {"type": "table.changed", "table": table.pk, "version": version}
-            )
+            hub.current().deliver(table.pk, event)
             for communicator in sockets:
                 frame = await ws.receive(communicator)
                 assert 'id="players"' in frame and frame.count("✓") == 1, frame
@@ -224,9 +336,6 @@ async def test_a_selection_on_a_game_moved_elsewhere_is_planned_again(
     table = await setup_table(alice, others=[bob, carol])
     sockets = await ws.watching(table, alice, bob, carol)
     try:
-        # The socket's session was checked by its first message (then every 30 s).
-        await ws.send(sockets[0], type="sync")
-        await ws.receive(sockets[0])
         moved = await move_elsewhere(table, 2)
         state = await game_state(table)
         card = state.hands[0][0]
