@@ -593,10 +593,22 @@ def move_of(table: Table, game: Game, changes: dict | None) -> dict | None:
     }
 
 
+_TABLE_COLUMNS = tuple(field.attname for field in Table._meta.concrete_fields)
+
+
 def _table_print(table: Table) -> str:
-    """The table's row as a string that two processes compute alike from equal rows."""
-    values = {field.attname: getattr(table, field.attname) for field in Table._meta.concrete_fields}
-    return json.dumps(values, sort_keys=True, default=_print_value)
+    """The table's row as a string that two processes compute alike from equal rows.
+
+    Kept on the table object with the values it was made from, and made again only when
+    they differ (a copy changed by `_settle`, an admin's change read anew)."""
+    values = tuple(getattr(table, name) for name in _TABLE_COLUMNS)
+    made = table.__dict__.get("_print")
+    if made is not None and made[0] == values:
+        return made[1]
+    row = dict(zip(_TABLE_COLUMNS, values, strict=True))
+    printed = json.dumps(row, sort_keys=True, default=_print_value)
+    table.__dict__["_print"] = (values, printed)
+    return printed
 
 
 def _print_value(value):

@@ -157,6 +157,24 @@ async def test_a_move_announced_is_taken_without_a_read(three, settings):
     assert frames == await frames_from_the_database(table, ordered)
 
 
+def test_a_tables_print_follows_its_row(three):
+    # The print a move carries is kept on the table object with the values it was made
+    # from (rendering._table_print): a changed copy, or a changed field, prints anew.
+    import copy
+
+    table, _users = three
+    table = Table.objects.get(pk=table.pk)
+    first = rendering._table_print(table)
+    assert rendering._table_print(table) is first  # kept
+    assert rendering._table_print(Table.objects.get(pk=table.pk)) == first  # alike
+    changed = copy.copy(table)
+    changed.time_limit = 45
+    assert rendering._table_print(changed) != first
+    assert rendering._table_print(table) == first
+    table.name = "Renamed"
+    assert rendering._table_print(table) != first
+
+
 def from_elsewhere(move):
     return {**move, "from": move["from"] - 1, "version": move["version"] - 1}
 
