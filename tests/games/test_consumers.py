@@ -170,14 +170,9 @@ async def test_logging_out_closes_the_sessions_sockets(alice, bob):
 
     table = await setup_table(alice, others=[bob])
     cookie = await ws.session_cookie(alice)
-    communicator = ws.WebsocketCommunicator(
-        ws.application,
-        f"/ws/tables/{table.pk}/",
-        headers=[ws.ORIGIN, ws.HOST, (b"cookie", f"sessionid={cookie}".encode())],
-    )
-    connected, _ = await communicator.connect()
-    assert connected
-    assert 'id="live"' in await communicator.receive_from()
+    communicator = await ws.connect(f"/ws/tables/{table.pk}/", session=cookie)
+    assert communicator.connected
+    assert 'id="live"' in await ws.receive(communicator)
 
     @sync_to_async
     def log_out():
@@ -201,14 +196,9 @@ async def test_an_expired_session_closes_its_socket_at_the_next_check(alice, bob
     monkeypatch.setattr(consumers, "SESSION_CHECK_SECONDS", 0)  # due at every message
     table = await setup_table(alice, others=[bob])
     cookie = await ws.session_cookie(alice)
-    communicator = ws.WebsocketCommunicator(
-        ws.application,
-        f"/ws/tables/{table.pk}/",
-        headers=[ws.ORIGIN, ws.HOST, (b"cookie", f"sessionid={cookie}".encode())],
-    )
-    connected, _ = await communicator.connect()
-    assert connected
-    assert 'id="live"' in await communicator.receive_from()
+    communicator = await ws.connect(f"/ws/tables/{table.pk}/", session=cookie)
+    assert communicator.connected
+    assert 'id="live"' in await ws.receive(communicator)
     hand = (await game_state(table)).hands[0]
 
     # Alive: checked, and the selection goes through.

@@ -358,14 +358,8 @@ async def test_a_sockets_session_is_checked_on_the_event_loop(alice, bob, monkey
     monkeypatch.setattr(consumers, "SESSION_CHECK_SECONDS", 0)  # due at every message
     table = await setup_table(alice, others=[bob])
     cookie = await ws.session_cookie(alice)
-    communicator = ws.WebsocketCommunicator(
-        ws.application,
-        f"/ws/tables/{table.pk}/",
-        headers=[ws.ORIGIN, ws.HOST, (b"cookie", f"sessionid={cookie}".encode())],
-    )
-    connected, _ = await communicator.connect()
-    assert connected
-    communicator.frames = []  # as ws.connect leaves it, for ws.receive
+    communicator = await ws.connect(f"/ws/tables/{table.pk}/", session=cookie)
+    assert communicator.connected
     await ws.receive(communicator)
     hand = (await game_state(table)).hands[0]
     try:

@@ -23,10 +23,16 @@ def session_cookie(user) -> str:
     return client.cookies[settings.SESSION_COOKIE_NAME].value
 
 
-async def connect(path: str, user=None, language: str = "en") -> WebsocketCommunicator:
+async def connect(
+    path: str, user=None, language: str = "en", session: str = ""
+) -> WebsocketCommunicator:
+    """A socket on `path`, signed in as `user` (a new session) or with the session key
+    `session` (one the test keeps, to log out or expire)."""
     cookies = f"{settings.LANGUAGE_COOKIE_NAME}={language}"
     if user is not None:
-        cookies += f"; {settings.SESSION_COOKIE_NAME}={await session_cookie(user)}"
+        session = await session_cookie(user)
+    if session:
+        cookies += f"; {settings.SESSION_COOKIE_NAME}={session}"
     communicator = WebsocketCommunicator(
         application, path, headers=[ORIGIN, HOST, (b"cookie", cookies.encode())]
     )
