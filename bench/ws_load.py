@@ -1,7 +1,8 @@
 """Live load: real players on real WebSockets against real daphne processes.
 
     .venv/bin/python bench/ws_load.py --tables 50 --players 5 --seconds 60 \
-        [--servers 1|2] [--url http://127.0.0.1:PORT ...] [--idle 1000] [--json out.json]
+        [--servers 1|2] [--split seats|tables] [--url http://127.0.0.1:PORT ...] [--idle 1000]
+        [--json out.json]
 
 Without --url it starts its own servers (bench/_server.py): a fresh PostgreSQL database
 `sixclub_load_<random>` on the server of DATABASE_URL (default
@@ -19,7 +20,8 @@ What a run does:
 2. for each table, its first player creates it with the lobby form (20 rounds, no time
    limit), the others join it and the creator starts it, all over HTTP like the table page's
    htmx forms; with two servers the seats of a table alternate between them (from the
-   first server at even tables, from the second at odd ones);
+   first server at even tables, from the second at odd ones), or with `--split tables`
+   all sit on one server (even tables on the first, odd ones on the second);
 3. every player opens the table's WebSocket with its session cookie and the server's
    Origin and waits for its first `#live` frame; --idle K more sockets watch tables that
    never start (spectators that receive nothing after their first frame);
@@ -405,7 +407,15 @@ async def play(args, urls: list[str], meter_pids: list[int], prefix: str) -> dic
         # Player i sits at seat i % players of table i // players: the seats of a table
         # alternate between servers, starting with the first server at even tables and the
         # second at odd ones (with an odd number of players, each server serves half).
-        server = (i % args.players + i // args.players) % servers if i < seats else i % servers
+        # With --split tables, every seat of a table is on one server (even tables on the
+        # first, odd ones on the second), as a proxy routing /ws/tables/<id>/ by table would
+        # place them (docs/deploy.md).
+        if i >= seats:
+            server = i % servers
+        elif args.split == "tables":
+            server = (i // args.players) % servers
+        else:
+            server = (i % args.players + i // args.players) % servers
         browsers.append(_http.Browser(urls[server]))
 
     clock = time.perf_counter()
@@ -500,6 +510,7 @@ async def play(args, urls: list[str], meter_pids: list[int], prefix: str) -> dic
         "tables": args.tables,
         "players": args.players,
         "servers": servers,
+        "split": args.split if servers > 1 else None,
         "idle": args.idle,
         "seconds": args.seconds,
         "decisions": run.acked_in_window,
@@ -541,8 +552,9 @@ def report(result: dict) -> str:
     servers = result["servers"]
     lines = [
         f"ws_load: {result['tables']} tables x {result['players']} players on {servers} daphne"
-        f" process{'es' if servers > 1 else ''}, {result['idle']} idle sockets,"
-        f" {result['seconds']:g} s",
+        f" process{'es' if servers > 1 else ''}"
+        + (" (each table on one)" if result.get("split") == "tables" else "")
+        + f", {result['idle']} idle sockets, {result['seconds']:g} s",
         f"decisions: {result['decisions']} acknowledged = {result['decisions_per_second']:.1f}/s"
         f" ({result['decisions_per_second'] / servers:.1f}/s per process;"
         f" offered at most {result['offered_per_second']}/s)",
@@ -595,6 +607,13 @@ def parse_args(argv=None):
     parser.add_argument("--players", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--servers", type=int, default=1, choices=[1, 2])
+    parser.add_argument(
+        "--split",
+        default="seats",
+        choices=["seats", "tables"],
+        help="with 2 servers: a table's seats alternate between them (seats, the default)"
+        " or all sit on one (tables)",
+    )
     parser.add_argument(
         "--url", action="append", default=[], help="an already running server (repeatable)"
     )
