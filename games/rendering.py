@@ -559,18 +559,24 @@ async def catch_up(table_id: int, at_least: int, move: dict | None = None) -> Sn
     latest = snapshot_at(table_id, at_least)  # another socket's read may have come first
     if latest is not None:
         return latest
+    if values["state"] is None:
+        # The row holds the changes from the kept version: only they were read.
+        values["state"] = {**known, **changes}
+        state = game_engine.load_changes(kept.state, changes)
+    else:
+        state = _load_from(kept, values["state"], game_engine)
+    if game_engine.is_over(state):
+        return None
+    return _keep_next(kept, values, state)
+
+
+def _keep_next(kept: Snapshot, values: dict, state) -> Snapshot:
+    """Keep, as the table's latest version, the kept game with the play fields `values`
+    (GAME_PLAY_FIELDS) and the engine `state`, with the kept table and seats."""
     game = copy.copy(kept.game)
     for name, value in values.items():
         setattr(game, name, value)
-    if game.state is None:
-        # The row holds the changes from the kept version: only they were read.
-        game.state = {**known, **changes}
-        state = game_engine.load_changes(kept.state, changes)
-    else:
-        state = _load_from(kept, game.state, game_engine)
-    if game_engine.is_over(state):
-        return None
-    return remember_snapshot(table, game, kept.seats, state)
+    return remember_snapshot(kept.table, game, kept.seats, state)
 
 
 def move_of(table: Table, game: Game, changes: dict | None) -> dict | None:
@@ -629,21 +635,23 @@ def _moved(kept: Snapshot, known: dict, move: dict, at_least: int, game_engine):
         or not isinstance(move["changes"], dict)
     ):
         return None
+    latest = snapshot_at(kept.table.pk, at_least)  # another socket's read may have come first
+    if latest is not None:
+        return latest
     changes = move["changes"]
     state = game_engine.load_changes(kept.state, changes)
     if game_engine.is_over(state) or state.version != move["version"]:
         return None
-    game = copy.copy(kept.game)
-    game.version = move["version"]
-    game.point_version = move["point_version"]
     deadline = move["deadline"]
-    game.deadline = datetime.datetime.fromisoformat(deadline) if deadline else None
-    game.finished_at = game.result = None
-    game.state = {**known, **changes}
-    latest = snapshot_at(kept.table.pk, at_least)  # another socket's read may have come first
-    if latest is not None:
-        return latest
-    return remember_snapshot(kept.table, game, kept.seats, state)
+    values = {
+        "state": {**known, **changes},
+        "version": move["version"],
+        "point_version": move["point_version"],
+        "deadline": datetime.datetime.fromisoformat(deadline) if deadline else None,
+        "finished_at": None,
+        "result": None,
+    }
+    return _keep_next(kept, values, state)
 
 
 def _known_dump(kept: Snapshot, game_engine) -> dict | None:

@@ -821,7 +821,7 @@ def _play_statement(game: Game, rows: _Rows, changes=None, expected=None) -> tup
         game.finished_at,
         None if game.result is None else json.dumps(game.result),
         changed,
-        None if changed is None else expected[0],
+        None if changed is None else game.version - 1,  # the version they apply to
         game.pk,
     ]
     where = "id = %s"
