@@ -8,7 +8,8 @@ process's sockets of the table (docs/performance.md §11).
 
 With Redis (REDIS_URL), announcements are Redis pub/sub messages on one channel per
 table, published in one round trip and received once per process: the listener
-subscribes to the tables of its sockets. If it loses Redis (a restart), it connects
+subscribes to the tables of its sockets. Both speak to Redis through games.resp, one
+connection each per process. If it loses Redis (a restart), it connects
 again as soon as it can, subscribes to all of them again and has every socket render
 its table afresh, since announcements may have been lost meanwhile. Without Redis (one
 process, the in-memory channel layer) the process joins the table's channel-layer group
@@ -35,6 +36,8 @@ from urllib.parse import urlsplit
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
+
+from games import resp
 
 log = logging.getLogger(__name__)
 
@@ -90,9 +93,15 @@ class Hub:
         self.tasks: set[asyncio.Task] = set()
         self.listening: list[asyncio.Task] = []
         self.channel: str | None = None  # without Redis: this process's layer channel
-        self.client = None  # with Redis: for publishing
-        self.pubsub = None  # with Redis: the listener's subscriptions
-        self.lost = False  # with Redis: the listener lost its connection, not back yet
+        # With Redis: the connection that publishes (opened when first needed, again after
+        # a loss), the one that listens, and whether the listener lost its connection
+        # and is not back yet.
+        self.publisher: resp.Connection | None = None
+        self.opening: asyncio.Future | None = None
+        self.subscriber: resp.Connection | None = None
+        self.lost = False
+        self.names: dict[int, bytes] = {}
+        self.echo = (', "origin": ' + json.dumps(self.origin) + "}").encode()
         # With Redis, per table: heard our own hello (our subscription is on), the other
         # processes heard there, the last version announced from here and not published.
         self.greeted: set[int] = set()
@@ -137,13 +146,16 @@ class Hub:
     async def announce(self, table_id: int, event: dict) -> None:
         """Tell every socket of the table, here at once and elsewhere through Redis (if
         another process is there, or may be)."""
-        event = {**event, "table": table_id, "origin": self.origin}
+        # The origin last: this process knows its own announcements coming back from
+        # Redis by their end, without reading them (_pushed).
+        event = {key: value for key, value in event.items() if key != "origin"}
+        event["table"], event["origin"] = table_id, self.origin
         self.deliver(table_id, event)
         if not self.redis_url:
             await self.layer.group_send(table_group(table_id), event)
             return
         if not self.alone(table_id):
-            await self._client().publish(self._name(table_id), json.dumps(event))
+            await self._send(table_id, json.dumps(event))
             return
         version = event.get("version")
         if version is not None:
@@ -156,7 +168,7 @@ class Hub:
     async def _say(self, table_id: int, kind: str) -> None:
         message = {"type": kind, "table": table_id, "origin": self.origin}
         try:
-            await self._client().publish(self._name(table_id), json.dumps(message))
+            await self._send(table_id, json.dumps(message))
         except Exception:
             # Unsaid, nobody counts on it: without its hello back this process publishes
             # everything, and a process not heard of yet is met by its announcements.
@@ -211,7 +223,7 @@ class Hub:
 
     async def _publish(self, table_id: int, event: dict) -> None:
         try:
-            await self._client().publish(self._name(table_id), json.dumps(event))
+            await self._send(table_id, json.dumps(event))
         except Exception:
             log.exception("table %s: could not announce version %s", table_id, event["version"])
 
@@ -225,86 +237,111 @@ class Hub:
         for table_id in list(self.sockets):
             self.deliver(table_id, {"type": "table.changed", "table": table_id, "version": None})
 
-    # Listening, with Redis pub/sub.
+    # Publishing and listening, with Redis.
 
-    def _name(self, table_id) -> str:
-        return table_channel(table_id, self.redis_url, self.prefix)
+    def _name(self, table_id) -> bytes:
+        name = self.names.get(table_id)
+        if name is None:
+            name = table_channel(table_id, self.redis_url, self.prefix).encode()
+            if len(self.names) > 10_000:
+                self.names.clear()
+            self.names[table_id] = name
+        return name
 
-    def _client(self):
-        if self.client is None:
-            import redis.asyncio
-            from redis.asyncio.retry import Retry
-            from redis.backoff import NoBackoff
+    async def _send(self, table_id: int, payload: str) -> None:
+        """PUBLISH on the table's channel, on this process's publishing connection."""
+        connection = self.publisher
+        if connection is None or not connection.open:
+            connection = await self._publishing()
+        await connection.request(b"PUBLISH", self._name(table_id), payload)
 
-            # No silent reconnection: a listener that reconnected must know it, since
-            # announcements may have been lost meanwhile (_listen_pubsub).
-            # One connection per announcement in flight: redis-py 8's cap of 100 is
-            # reached when every table of a busy process announces at once.
-            self.client = redis.asyncio.Redis.from_url(
-                self.redis_url, socket_timeout=5, retry=Retry(NoBackoff(), 0), max_connections=1000
-            )
-        return self.client
+    async def _publishing(self) -> resp.Connection:
+        # Announcements that find no open connection wait for the same new one.
+        if self.opening is None:
+            self.opening = asyncio.ensure_future(resp.connect(self.redis_url))
+        opening = self.opening
+        try:
+            connection = await asyncio.shield(opening)
+        finally:
+            if self.opening is opening and opening.done():
+                self.opening = None
+        self.publisher = connection
+        return connection
 
     async def _subscribe(self, table_id: int) -> None:
         if not self.redis_url:
             await self.layer.group_add(table_group(table_id), await self._layer_channel())
             return
-        if self.pubsub is None:
-            self.pubsub = self._client().pubsub()
-            self.lost = False
-            await self.pubsub.subscribe(self._name(table_id))
-            self._listen_with(self._listen_pubsub(self.pubsub))
-        elif not self.lost:  # else the listener subscribes to every table when it is back
-            await self.pubsub.subscribe(self._name(table_id))
+        if not self.listening:
+            # Redis away now: this socket cannot be told of its table, it is refused.
+            connection = await resp.connect(self.redis_url, self._pushed)
+            self.subscriber, self.lost = connection, False
+            connection.send(b"SUBSCRIBE", self._name(table_id))
+            self._listen_with(self._listen_redis(connection))
+        elif not self.lost and self.subscriber is not None:
+            # If the connection was lost just now, the listener subscribes to every
+            # table when it is back, this one included.
+            self.subscriber.send(b"SUBSCRIBE", self._name(table_id))
 
     async def _unsubscribe(self, table_id: int) -> None:
         if not self.redis_url:
             await self.layer.group_discard(table_group(table_id), self.channel)
-        elif self.pubsub is not None and not self.lost:
-            await self.pubsub.unsubscribe(self._name(table_id))
+        elif self.subscriber is not None and not self.lost:
+            self.subscriber.send(b"UNSUBSCRIBE", self._name(table_id))
             await self._say(table_id, "hub.bye")
 
-    async def _listen_pubsub(self, pubsub):
+    async def _listen_redis(self, connection):
+        """Keep listening: when the connection is lost, connect again as soon as Redis
+        lets us, subscribe to every table of this process, and have every socket read
+        its table afresh (announcements may have been lost meanwhile). A connection that
+        heard nothing for IDLE_SECONDS is checked with a PING."""
         pause = 0.5
-        while pubsub is self.pubsub:
+        while True:
             try:
-                if self.lost:
-                    # After a failure: a new connection, every table of this process again
-                    # (under the lock: no socket joins a table meanwhile unheard).
+                if connection is None:
+                    # Under the lock: no socket joins a table meanwhile unheard.
                     async with self.lock:
+                        connection = await resp.connect(self.redis_url, self._pushed)
+                        self.subscriber = connection
                         if self.sockets:
-                            await pubsub.subscribe(*(self._name(t) for t in self.sockets))
+                            connection.send(b"SUBSCRIBE", *(self._name(t) for t in self.sockets))
                         self.lost = False
                     self._afresh()
-                message = await pubsub.get_message(timeout=IDLE_SECONDS)
-                if message is None and pubsub.connection is not None:
-                    await pubsub.ping()
+                    pause = 0.5
+                error = await connection.watch(IDLE_SECONDS)
+                log.warning("the table listener lost Redis (%s); listening again", error)
             except asyncio.CancelledError:
+                if connection is not None and connection is not self.subscriber:
+                    connection.close()  # opened just as the hub stopped listening
                 raise
             except Exception:
-                log.warning("the table listener lost Redis; listening again", exc_info=True)
-                self.lost = True
-                # Whoever is at which table is unknown from now on: publish everything.
-                self.greeted.clear()
-                await _close(pubsub)  # the next subscribe opens a new connection
-                await asyncio.sleep(pause)
-                pause = min(pause * 2, 10.0)
-                continue
-            pause = 0.5
-            if asyncio.current_task().cancelling() or pubsub is not self.pubsub:
-                return  # stopped meanwhile (see _stop)
-            if message is None:
-                continue
-            if message.get("type") == "message":
-                try:
-                    self._heard(json.loads(message["data"]))
-                except (ValueError, TypeError, AttributeError):
-                    log.warning("table listener: not an announcement: %r", message["data"][:200])
-            elif message.get("type") == "subscribe":
-                # Listening to the table from now on: any process there may hear of it.
-                table_id = _table_of(message.get("channel"))
-                if table_id in self.sockets:
-                    self._spawn(self._say(table_id, "hub.hello"))
+                log.warning("the table listener could not reach Redis; trying again", exc_info=True)
+            self.lost = True
+            # Whoever is at which table is unknown from now on: publish everything.
+            self.greeted.clear()
+            if connection is not None:
+                connection.close()
+            connection = self.subscriber = None
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 10.0)
+
+    def _pushed(self, items) -> None:
+        """What the listening connection receives: announcements, and the confirmation
+        of each subscription."""
+        kind = items[0]
+        if kind == b"message" and len(items) == 3:
+            data = items[2]
+            if data.endswith(self.echo) and b'"type": "hub.' not in data:
+                return  # an announcement made here, delivered here already (announce)
+            try:
+                self._heard(json.loads(data))
+            except (ValueError, TypeError, AttributeError):
+                log.warning("table listener: not an announcement: %r", items[2][:200])
+        elif kind == b"subscribe" and len(items) == 3:
+            # Listening to the table from now on: any process there may hear of it.
+            table_id = _table_of(items[1])
+            if table_id in self.sockets:
+                self._spawn(self._say(table_id, "hub.hello"))
 
     # Listening, through the channel layer (no Redis).
 
@@ -339,12 +376,21 @@ class Hub:
         """No socket of any table left in this process: stop listening (again when one
         comes). Also what lets a test's event loop end with nothing pending."""
         self.channel = None
-        pubsub, self.pubsub = self.pubsub, None
+        subscriber, self.subscriber = self.subscriber, None
         for task in self.listening:
             task.cancel()
         self.listening = []
-        if pubsub is not None:
-            self._spawn(_close(pubsub))
+        if subscriber is not None:
+            subscriber.close()
+
+    def close(self) -> None:
+        """Stop everything (tests, and a process's end): listening and publishing."""
+        self._stop()
+        for task in list(self.tasks):
+            task.cancel()
+        if self.publisher is not None:
+            self.publisher.close()
+            self.publisher = None
 
     def _spawn(self, coroutine) -> asyncio.Task:
         task = asyncio.ensure_future(coroutine)
@@ -361,13 +407,6 @@ def _table_of(channel) -> int | None:
         return int(str(channel).rsplit(":", 1)[-1])
     except ValueError:
         return None
-
-
-async def _close(pubsub) -> None:
-    try:
-        await pubsub.aclose()
-    except Exception:
-        log.debug("closing the pub/sub connection failed", exc_info=True)
 
 
 _hubs: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub]" = weakref.WeakKeyDictionary()

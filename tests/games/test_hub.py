@@ -7,20 +7,14 @@ two server processes. The last test runs the hub without Redis, on the in-memory
 
 import asyncio
 import json
-import shutil
-import socket
-import subprocess
-import tempfile
 import time
 
-import pytest
 from channels.layers import InMemoryChannelLayer
 
 from games.hub import Hub, table_channel
+from tests.games.redis_server import needs_redis_server
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("redis-server") is None, reason="needs redis-server (apt-get install redis)"
-)
+pytestmark = needs_redis_server
 
 
 class Screen:
@@ -33,63 +27,6 @@ class Screen:
         self.events.append(event)
 
 
-class RedisServer:
-    def __init__(self):
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        self.folder = tempfile.mkdtemp(prefix="sixclub-hub-redis-")
-        self.process = None
-
-    def start(self):
-        self.process = subprocess.Popen(
-            ["redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--save", "",
-             "--appendonly", "no", "--dir", self.folder],
-            stdout=subprocess.DEVNULL,
-        )  # fmt: skip
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("redis-server did not start")
-
-    def kill(self):
-        self.process.kill()
-        self.process.wait()
-
-    def url(self):
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def hub(self):
-        return Hub(None, self.url(), "hubtest")
-
-    async def listeners(self, table_id):
-        """How many processes listen to the table (Redis PUBSUB NUMSUB)."""
-        import redis.asyncio
-
-        client = redis.asyncio.Redis.from_url(self.url())
-        try:
-            [(_name, count)] = await client.pubsub_numsub(
-                table_channel(table_id, self.url(), "hubtest")
-            )
-            return count
-        finally:
-            await client.aclose()
-
-
-@pytest.fixture
-def redis_server():
-    server = RedisServer()
-    server.start()
-    yield server
-    if server.process.poll() is None:
-        server.kill()
-    shutil.rmtree(server.folder, ignore_errors=True)
-
-
 def versions(screen):
     return [event["version"] for event in screen.events]
 
@@ -100,11 +37,9 @@ async def settle(seconds=0.3):
 
 async def close(*hubs):
     for hub in hubs:
-        for task in list(hub.tasks):
-            task.cancel()
-        await asyncio.gather(*hub.tasks, return_exceptions=True)
-        if hub.client is not None:
-            await hub.client.aclose()
+        tasks = list(hub.tasks)
+        hub.close()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 async def test_an_announcement_reaches_every_screen_of_its_table_once_in_every_process(
@@ -153,7 +88,7 @@ async def test_the_last_screen_of_a_table_to_leave_takes_the_process_off_its_cha
     assert await redis_server.listeners(1) == 1
     # No socket of any table left: the process no longer listens at all.
     await settle(0.05)
-    assert here.pubsub is None and not here.tasks
+    assert here.subscriber is None and not here.tasks
     await close(here, there)
 
 
