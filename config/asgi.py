@@ -8,12 +8,12 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Django must be set up before the consumers (and their models) are imported.
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from config.collector import settle  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+from config.sockets import socket_stack  # noqa: E402
 from games.clock import ClockMiddleware  # noqa: E402
 
 application = ClockMiddleware(
@@ -21,7 +21,7 @@ application = ClockMiddleware(
         {
             "http": django_asgi_app,
             "websocket": AllowedHostsOriginValidator(
-                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+                socket_stack(URLRouter(websocket_urlpatterns))
             ),
         }
     )
