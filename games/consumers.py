@@ -235,15 +235,15 @@ class TableConsumer(_HtmlConsumer):
             return
         # Committed: acknowledge first, then tell the table, then show this seat its own
         # move. The announcement goes out even if this socket has closed meanwhile.
-        await self.send(text_data=_ack_frame(message.id, accepted.version))
-        # The acknowledgement is only queued: the server writes it to the socket when the
-        # event loop next turns to its sockets. Everything ready before then (this
-        # seat's frame, the table's frames in this process) would delay it; these wait
-        # for that turn (docs/performance.md §16).
-        await _after_writes()
         task = asyncio.ensure_future(self._announce(announcements))
         self.announcing.add(task)
         task.add_done_callback(self.announcing.discard)
+        await self.send(text_data=_ack_frame(message.id, accepted.version))
+        # The acknowledgement is only queued: the server writes it to the socket when the
+        # event loop next polls its sockets. Renders ready before then (this seat's
+        # frame, the table's frames in this process) would delay it: they wait for that
+        # poll (hub.after_writes, docs/performance.md §16).
+        await hub.after_writes()
         await self._push(at_least=accepted.version)
 
     async def _announce(self, announcements):
@@ -338,22 +338,6 @@ def _decide(table_id, user, message):
             seen_version=message.version,
         )
     return accepted, announcements
-
-
-def _after_writes():
-    """Resume after the event loop's next poll of its sockets, once what the sockets
-    queued until now is written (daphne writes through Twisted, which sends a socket's
-    data when the poll finds it writable). A callback made ready now runs before that
-    poll; a timer due now runs after it."""
-    loop = asyncio.get_running_loop()
-    future = loop.create_future()
-    loop.call_at(0, _resolve, future)
-    return future
-
-
-def _resolve(future):
-    if not future.done():
-        future.set_result(None)
 
 
 def _ack_frame(request_id, version) -> str:

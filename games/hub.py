@@ -31,6 +31,7 @@ import logging
 import secrets
 import threading
 import weakref
+from collections import deque
 from urllib.parse import urlsplit
 
 from asgiref.sync import async_to_sync
@@ -180,6 +181,9 @@ class Hub:
             self._spawn(self._hand_over(list(members), event))
 
     async def _hand_over(self, members, event):
+        # Renders wait for what the sockets have queued to be written (acknowledgements
+        # first), and for the decisions that came in meanwhile to be read.
+        await after_writes()
         for consumer in members:
             try:
                 await consumer.table_changed(event)
@@ -407,6 +411,36 @@ def _table_of(channel) -> int | None:
         return int(str(channel).rsplit(":", 1)[-1])
     except ValueError:
         return None
+
+
+_writes: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, deque]" = weakref.WeakKeyDictionary()
+
+
+def after_writes() -> asyncio.Future:
+    """A future done after the event loop's next poll of its sockets, in the order these
+    futures were asked for.
+
+    daphne sends a frame through Twisted, which queues it and writes it when the loop's
+    poll finds the socket writable: a callback made ready now runs before that poll, a
+    timer due now runs after the poll's own callbacks. So what waits for this future (a
+    table's renders) lets the frames queued until now (an acknowledgement) leave first,
+    and the messages that arrived meanwhile (other decisions) be read first."""
+    loop = asyncio.get_running_loop()
+    waiting = _writes.get(loop)
+    if waiting is None:
+        waiting = _writes[loop] = deque()
+    if not waiting:
+        loop.call_at(0, _release, waiting)  # one timer, already due, for all of them
+    future = loop.create_future()
+    waiting.append(future)
+    return future
+
+
+def _release(waiting: deque) -> None:
+    while waiting:
+        future = waiting.popleft()
+        if not future.done():  # else its waiter was cancelled
+            future.set_result(None)
 
 
 _hubs: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub]" = weakref.WeakKeyDictionary()
