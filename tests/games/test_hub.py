@@ -9,6 +9,7 @@ import asyncio
 import json
 import time
 
+import pytest
 from channels.layers import InMemoryChannelLayer
 
 from games.hub import Hub, table_channel
@@ -249,3 +250,31 @@ async def test_after_a_redis_restart_every_announcement_is_published_again(redis
     # Back, and said hello again: alone again, as far as it can tell.
     await until(lambda: here.alone(4), "no hello after the restart", seconds=15)
     await close(here)
+
+
+async def test_after_a_redis_restart_a_process_publishes_again_on_a_new_connection(redis_server):
+    here, there = redis_server.hub(), redis_server.hub()
+    mine, theirs = Screen(), Screen()
+    await here.join(1, mine)
+    await there.join(1, theirs)
+    await until(lambda: here.others.get(1) and there.others.get(1), "they never met")
+    await here.announce(1, {"type": "table.changed", "version": 2})
+    await until(lambda: versions(theirs) == [2], "the first announcement was lost")
+    first = here.publisher
+
+    redis_server.kill()
+    # While Redis is away an announcement cannot be published: it fails (the consumer
+    # logs it), and the sockets of this process are told all the same.
+    await until(lambda: not first.open, "the publishing connection never saw the loss")
+    with pytest.raises(OSError):
+        await here.announce(1, {"type": "table.changed", "version": 3})
+    await until(lambda: versions(mine) == [2, 3], "this process's own screen was not told")
+    redis_server.start()
+    await until(lambda: not here.lost and not there.lost, "no listener came back", seconds=15)
+    await until(lambda: theirs.events[-1]["version"] is None, "no fresh read after the restart")
+
+    # A new connection, opened by the next announcement.
+    await here.announce(1, {"type": "table.changed", "version": 4})
+    await until(lambda: versions(theirs)[-1] == 4, "nothing published after the restart")
+    assert here.publisher is not first and here.publisher.open
+    await close(here, there)
