@@ -8,8 +8,8 @@ process's sockets of the table (docs/performance.md §11).
 
 With Redis (REDIS_URL), announcements are Redis pub/sub messages on one channel per
 table, published in one round trip and received once per process: the listener
-subscribes to the tables of its sockets. Both speak to Redis through games.resp, one
-connection each per process. If it loses Redis (a restart), it connects
+subscribes to the tables of its sockets. Publishing and listening each take one
+connection per process, spoken through games.resp. If it loses Redis (a restart), it connects
 again as soon as it can, subscribes to all of them again and has every socket render
 its table afresh, since announcements may have been lost meanwhile. Without Redis (one
 process, the in-memory channel layer) the process joins the table's channel-layer group
