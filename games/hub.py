@@ -26,6 +26,7 @@ subscriptions' hellos came back.
 """
 
 import asyncio
+import functools
 import json
 import logging
 import secrets
@@ -101,7 +102,6 @@ class Hub:
         self.opening: asyncio.Future | None = None
         self.subscriber: resp.Connection | None = None
         self.lost = False
-        self.names: dict[int, bytes] = {}
         self.echo = (', "origin": ' + json.dumps(self.origin) + "}").encode()
         # With Redis, per table: heard our own hello (our subscription is on), the other
         # processes heard there, the last version announced from here and not published.
@@ -244,13 +244,7 @@ class Hub:
     # Publishing and listening, with Redis.
 
     def _name(self, table_id) -> bytes:
-        name = self.names.get(table_id)
-        if name is None:
-            name = table_channel(table_id, self.redis_url, self.prefix).encode()
-            if len(self.names) > 10_000:
-                self.names.clear()
-            self.names[table_id] = name
-        return name
+        return _channel_name(table_id, self.redis_url, self.prefix)
 
     async def _send(self, table_id: int, payload: str) -> None:
         """PUBLISH on the table's channel, on this process's publishing connection."""
@@ -340,7 +334,7 @@ class Hub:
             try:
                 self._heard(json.loads(data))
             except (ValueError, TypeError, AttributeError):
-                log.warning("table listener: not an announcement: %r", items[2][:200])
+                log.warning("table listener: not an announcement: %r", data[:200])
         elif kind == b"subscribe" and len(items) == 3:
             # Listening to the table from now on: any process there may hear of it.
             table_id = _table_of(items[1])
@@ -401,6 +395,12 @@ class Hub:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
         return task
+
+
+@functools.lru_cache(maxsize=4096)
+def _channel_name(table_id, redis_url: str, prefix: str) -> bytes:
+    # Named for every announcement: made once per table.
+    return table_channel(table_id, redis_url, prefix).encode()
 
 
 def _table_of(channel) -> int | None:

@@ -635,9 +635,6 @@ def _moved(kept: Snapshot, known: dict, move: dict, at_least: int, game_engine):
         or not isinstance(move["changes"], dict)
     ):
         return None
-    latest = snapshot_at(kept.table.pk, at_least)  # another socket's read may have come first
-    if latest is not None:
-        return latest
     changes = move["changes"]
     state = game_engine.load_changes(kept.state, changes)
     if game_engine.is_over(state) or state.version != move["version"]:

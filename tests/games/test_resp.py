@@ -219,16 +219,27 @@ async def test_the_hub_ignores_what_is_not_an_announcement_and_hears_the_next(re
             hub.close()
 
 
-def test_a_hub_knows_its_own_announcements_by_their_end():
+async def test_a_hub_knows_its_own_announcements_by_their_end():
+    # What the listening connection pushes, handed to the hub as it would be: its own
+    # announcement is not delivered again, its own hello is heard (its subscription is
+    # confirmed), and another process's announcement reaches its screens.
+    class Screen:
+        def __init__(self):
+            self.events = []
+
+        async def table_changed(self, event):
+            self.events.append(event)
+
     hub = Hub(None, "redis://127.0.0.1:1/0", "hubtest")
-    heard = []
-    hub._heard = heard.append
-    mine = b'{"type": "table.changed", "version": 3, "table": 1, "origin": "%s"}' % (
-        hub.origin.encode()
-    )
-    hello = b'{"type": "hub.hello", "table": 1, "origin": "%s"}' % hub.origin.encode()
-    theirs = b'{"type": "table.changed", "version": 3, "table": 1, "origin": "0000"}'
+    screen = Screen()
+    hub.sockets[1] = {screen}
+    origin = hub.origin.encode()
+    mine = b'{"type": "table.changed", "version": 3, "table": 1, "origin": "%s"}' % origin
+    hello = b'{"type": "hub.hello", "table": 1, "origin": "%s"}' % origin
+    theirs = b'{"type": "table.changed", "version": 4, "table": 1, "origin": "0000"}'
     for data in (mine, hello, theirs):
         hub._pushed([b"message", b"c", data])
-    assert [event["type"] for event in heard] == ["hub.hello", "table.changed"]
-    assert heard[1]["origin"] == "0000"
+    await asyncio.gather(*hub.tasks)
+    assert [event["version"] for event in screen.events] == [4]
+    assert hub.greeted == {1}
+    assert hub.others == {1: {"0000"}}
