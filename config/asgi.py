@@ -10,7 +10,9 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
+from config import writes  # noqa: E402
 from config.collector import settle  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.sockets import socket_stack  # noqa: E402
@@ -28,3 +30,5 @@ application = ClockMiddleware(
 )
 
 settle()
+if settings.SIXCLUB_EAGER_WRITES:
+    writes.install()
