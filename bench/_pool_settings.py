@@ -210,6 +210,20 @@ if os.environ.get("BENCH_STAGES"):
 
         consumers._decide, consumers.TableConsumer.receive = _decide, receive
         consumers._ack_frame = ack
+        # The loop's own statements, from asking for a connection to the answer read.
+        loopdb = sys.modules.get("games.loopdb")
+        if loopdb is not None:
+            samples["statement"] = []
+            original_run = loopdb._Connections.run
+
+            async def run(self, sql, args, fetch):
+                started = time.perf_counter()
+                try:
+                    return await original_run(self, sql, args, fetch)
+                finally:
+                    samples["statement"].append(time.perf_counter() - started)
+
+            loopdb._Connections.run = run
         while True:
             time.sleep(10)
             parts = []
@@ -288,3 +302,73 @@ if os.environ.get("BENCH_LOOP_SIZE") or os.environ.get("BENCH_LOOP_WAIT"):
 # cores before anything is measured). Nothing measured checks a password.
 if os.environ.get("BENCH_FAST_LOGIN"):
     PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# BENCH_CALLBACKS=1: time every callback the server's event loop runs and log, every 10 s,
+# the percentiles of their durations, how much of the loop's time went to callbacks of
+# 2 ms or more, and which callbacks those were (to see whether long single callbacks
+# hold up the sockets that wait behind them).
+if os.environ.get("BENCH_CALLBACKS"):
+    import asyncio.events
+    import collections
+    import threading
+    import time
+
+    _durations: list[float] = []
+    _long = collections.Counter()
+    _long_time = collections.Counter()
+    _original_handle_run = asyncio.events.Handle._run
+
+    def _name(handle):
+        callback = handle._callback
+        task = getattr(callback, "__self__", None)
+        if isinstance(task, asyncio.Task):
+            coroutine = task.get_coro()
+            frame = getattr(coroutine, "cr_frame", None)
+            where = ""
+            if frame is not None:
+                where = f"{frame.f_code.co_filename.rsplit('/', 2)[-1]}:{frame.f_lineno}"
+            return f"task {getattr(coroutine, '__qualname__', coroutine)} {where}"
+        return getattr(callback, "__qualname__", repr(callback))[:80]
+
+    def _timed_run(self):
+        started = time.perf_counter()
+        name = None
+        if isinstance(getattr(self._callback, "__self__", None), asyncio.Task):
+            name = _name(self)  # before it runs: where the task will resume
+        try:
+            return _original_handle_run(self)
+        finally:
+            took = time.perf_counter() - started
+            _durations.append(took)
+            if took >= 0.002:
+                key = name or _name(self)
+                _long[key] += 1
+                _long_time[key] += took
+
+    asyncio.events.Handle._run = _timed_run
+
+    def _callbacks():
+        while True:
+            time.sleep(10)
+            values = sorted(_durations)
+            _durations.clear()
+            if not values:
+                continue
+            total = sum(values)
+            longer = sum(v for v in values if v >= 0.002)
+
+            def pick(q, values=values):
+                return values[min(len(values) - 1, int(q * len(values)))] * 1000
+
+            lines = [
+                f"callbacks: n={len(values)} p50 {pick(0.5):.2f} p99 {pick(0.99):.2f}"
+                f" p99.9 {pick(0.999):.2f} max {values[-1] * 1000:.1f} ms; {total:.2f} s in all,"
+                f" {longer:.2f} s in callbacks of 2 ms or more"
+            ]
+            for key, count in _long_time.most_common(8):
+                lines.append(f"  {_long[key]:5d} x {count * 1000 / _long[key]:.1f} ms  {key}")
+            _long.clear()
+            _long_time.clear()
+            print("\n".join(lines), file=sys.stderr, flush=True)
+
+    threading.Thread(target=_callbacks, name="bench-callbacks", daemon=True).start()
