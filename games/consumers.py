@@ -239,10 +239,11 @@ class TableConsumer(_HtmlConsumer):
         self.announcing.add(task)
         task.add_done_callback(self.announcing.discard)
         await self.send(text_data=_ack_frame(message.id, accepted.version))
-        # The acknowledgement is only queued: the server writes it to the socket when the
-        # event loop next polls its sockets. Renders ready before then (this seat's
-        # frame, the table's frames in this process) would delay it: they wait for that
-        # poll (hub.after_writes, docs/performance.md §16).
+        # Under daphne the acknowledgement has left (config/writes.py) unless the socket
+        # was behind; otherwise Twisted writes it at the event loop's next poll. Either
+        # way the renders (this seat's frame, the table's frames in this process) wait
+        # for that poll, so that the decisions that arrived meanwhile are read, and
+        # their statements sent, first (hub.after_writes, docs/performance.md §16-17).
         await hub.after_writes()
         await self._push(at_least=accepted.version)
 

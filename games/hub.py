@@ -420,11 +420,11 @@ def after_writes() -> asyncio.Future:
     """A future done after the event loop's next poll of its sockets, in the order these
     futures were asked for.
 
-    daphne sends a frame through Twisted, which queues it and writes it when the loop's
-    poll finds the socket writable: a callback made ready now runs before that poll, a
-    timer due now runs after the poll's own callbacks. So what waits for this future (a
-    table's renders) lets the frames queued until now (an acknowledgement) leave first,
-    and the messages that arrived meanwhile (other decisions) be read first."""
+    A callback made ready now runs before that poll, a timer due now runs after the
+    poll's own callbacks. So what waits for this future (a table's renders) lets the
+    messages that arrived meanwhile (other decisions) be read first, and the frames that
+    Twisted still queues (behind a slow socket, or everything with EAGER_WRITES=0: it
+    writes them when the poll finds their socket writable) leave first."""
     loop = asyncio.get_running_loop()
     waiting = _writes.get(loop)
     if waiting is None:
