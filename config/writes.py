@@ -17,19 +17,39 @@ then queued as before and `doWrite` meets the same error and closes the connecti
 way it always does.
 """
 
+import logging
 from errno import EAGAIN, EINTR, ENOBUFS, EWOULDBLOCK
 
+log = logging.getLogger(__name__)
+
 _TRY_AGAIN = {EAGAIN, EWOULDBLOCK, ENOBUFS, EINTR}
+# What the replacement reads of Twisted's connections (twisted.internet.abstract).
+_EXPECTED = (
+    "TLS",
+    "connected",
+    "disconnecting",
+    "_writeDisconnected",
+    "_writeDisconnecting",
+    "dataBuffer",
+    "offset",
+)
 _installed: dict = {}
 
 
-def install() -> None:
-    """Replace `twisted.internet.tcp.Connection.write` (once per process)."""
+def install() -> bool:
+    """Replace `twisted.internet.tcp.Connection.write` (once per process). Whether it is
+    in place: a Twisted whose connections no longer look as this module expects keeps
+    its own `write`, with a warning."""
     from twisted.internet import tcp
 
     if "write" in _installed:
-        return
+        return True
     queued_write = tcp.Connection.write
+    if getattr(queued_write, "__qualname__", "") != "ConnectionMixin.write" or not all(
+        hasattr(tcp.Connection, name) for name in _EXPECTED
+    ):
+        log.warning("Twisted's TCP connections are not as config/writes.py expects: left as is")
+        return False
 
     def write(self, data):
         if (
@@ -58,12 +78,14 @@ def install() -> None:
     write.__doc__ = queued_write.__doc__
     tcp.Connection.write = write
     _installed["write"] = queued_write
+    return True
 
 
-def uninstall() -> None:
-    """Put Twisted's own `write` back (tests)."""
+def uninstall() -> bool:
+    """Put Twisted's own `write` back (tests); whether it had been replaced."""
     from twisted.internet import tcp
 
     queued_write = _installed.pop("write", None)
     if queued_write is not None:
         tcp.Connection.write = queued_write
+    return queued_write is not None

@@ -91,3 +91,25 @@ def test_writing_to_a_reset_connection_loses_it_cleanly(server):
     assert again.recv(16) == b"hello"
     again.close()
     assert server.report()["scenario"] == "small"
+
+
+def test_a_twisted_that_is_not_as_expected_keeps_its_own_write(caplog):
+    from twisted.internet import tcp
+
+    from config import writes
+
+    installed = writes.uninstall() or False  # this process may have installed it already
+    original = tcp.Connection.write
+
+    def other_write(self, data):  # a later Twisted's write, say
+        return original(self, data)
+
+    tcp.Connection.write = other_write
+    try:
+        assert writes.install() is False
+        assert tcp.Connection.write is other_write
+        assert "left as is" in caplog.text
+    finally:
+        tcp.Connection.write = original
+        if installed:
+            writes.install()
