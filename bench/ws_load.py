@@ -88,6 +88,7 @@ CONCURRENT_LOGINS = 8
 CONCURRENT_CONNECTS = 50
 SETUP_SECONDS = 900
 DRAIN_SECONDS = 5
+READ_SIZE = 1 << 16  # bytes asked of a socket at each read (Socket.open)
 
 FIRST_TAG = re.compile(r'\s*<\w+ id="([\w-]+)"([^>]*)>')
 HAND = re.compile(r'<section id="hand".*?</section>', flags=re.DOTALL)
@@ -129,9 +130,6 @@ def percentiles(values: list[float]) -> dict:
         "p99": rank(0.99),
         "max": ordered[-1] * 1000,
     }
-
-
-READ_SIZE = 1 << 16
 
 
 class Run:

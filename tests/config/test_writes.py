@@ -98,7 +98,7 @@ def test_a_twisted_that_is_not_as_expected_keeps_its_own_write(caplog):
 
     from config import writes
 
-    installed = writes.uninstall() or False  # this process may have installed it already
+    installed = writes.uninstall()  # this process may have installed it already
     original = tcp.Connection.write
 
     def other_write(self, data):  # a later Twisted's write, say
