@@ -189,6 +189,21 @@ elif REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# Counters shared by every process (login lockouts, password-reset mails, WebSocket rates)
+# live in Django's cache: Redis when there is one, else each process's memory. Keys are
+# "<REDIS_PREFIX>:<version>:<key>", apart from the channel layer's "<REDIS_PREFIX>:group:…"
+# and "<REDIS_PREFIX>specific…" keys in the same database.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": REDIS_PREFIX,
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
 # Each server process runs a deadline clock (games/clock.py); tests drive it themselves.
 SIXCLUB_CLOCK = env_bool("SIXCLUB_CLOCK", True)
 

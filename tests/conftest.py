@@ -48,6 +48,32 @@ def _fresh_rate_limits():
     limits.reset()
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache(settings):
+    """Each test starts with an empty cache (lockouts, reset-mail counts, rates)."""
+    from django.core.cache import cache
+
+    if not settings.REDIS_URL:
+        cache.clear()
+        return
+    # RedisCache.clear() is FLUSHDB: in CI the channel layer's queues and groups share the
+    # database (and the prefix), so only this site's cache keys go: "<prefix>:<version>:*".
+    import redis
+
+    pattern = _glob_escape(cache.make_key("")) + "*"
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    try:
+        keys = list(client.scan_iter(match=pattern, count=1000))
+        if keys:
+            client.delete(*keys)
+    finally:
+        client.close()
+
+
+def _glob_escape(text: str) -> str:
+    return "".join("\\" + c if c in "*?[]\\" else c for c in text)
+
+
 @pytest.fixture
 def no_rate_limit(settings):
     """For tests that play a whole game as fast as the machine goes."""
