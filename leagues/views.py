@@ -108,6 +108,17 @@ def league(request, slug):
     return render(request, "leagues/league.html", context)
 
 
+# A spreadsheet reads a cell starting with one of these as a formula (OWASP: CSV injection).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _as_text(value: str) -> str:
+    """A cell of a player's own text (a name), which a spreadsheet must show, not run:
+    quoted with a leading apostrophe when it starts like a formula. Our own figures are
+    not passed here: a negative rating stays a number."""
+    return "'" + value if value.startswith(FORMULA_STARTS) else value
+
+
 def standings_csv(request, slug):
     league, status = _league_and_status(request, slug)
     if not selectors.league_visible(league, request.user, status):
@@ -142,8 +153,8 @@ def standings_csv(request, slug):
         writer.writerow(
             [
                 row.rank or "",
-                row.player,
-                row.user.username,
+                _as_text(row.player),
+                _as_text(row.user.username),
                 row.games,
                 row.rounds,
                 row.heads,

@@ -75,6 +75,30 @@ def test_the_standings_download_as_csv(client, season, alice, bob):
     assert len(lines) == 3
 
 
+@pytest.mark.parametrize(
+    "name", ['=HYPERLINK("http://x","y")', "@SUM(1)", "+1+1", "-2+3", "\tcmd", "\rcmd"]
+)
+def test_the_csv_writes_a_formula_like_name_as_text(client, season, alice, bob, name):
+    # OWASP CSV injection: a spreadsheet runs a cell starting with = + - @ tab or CR.
+    alice.display_name = name
+    alice.save()
+    bob.username = "@bob"
+    bob.save()
+    finished_game(season, [alice, bob], [[3, 3], [1, 5]])
+    response = client.get(reverse("league_standings_csv", args=["club"]), {"season": season.pk})
+    lines = list(csv.reader(io.StringIO(response.content.decode())))
+    assert lines[1][1:3] == ["'" + name, "alice"]
+    assert lines[2][1:3] == ["Bob", "'@bob"]
+
+
+def test_the_csv_writes_our_negative_numbers_as_numbers(client, season, alice, bob):
+    finished_game(season, [alice, bob], [[3, 3], [1, 5]])
+    response = client.get(reverse("league_standings_csv", args=["club"]), {"season": season.pk})
+    lines = list(csv.reader(io.StringIO(response.content.decode())))
+    ratings = [float(line[10]) for line in lines[1:]]  # a number, not a quoted text
+    assert min(ratings) < 0  # a new player's conservative rating (mu - 3 sigma) is below 0
+
+
 def test_a_members_only_league_hides_its_standings_from_others(client, season, alice, bob):
     League.objects.filter(pk=season.league_id).update(is_public=False)
     finished_game(season, [alice, bob], [[3, 8]])
