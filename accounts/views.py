@@ -32,7 +32,7 @@ def profile(request, username):
     from leagues.selectors import player_profile
 
     player = get_object_or_404(User, username=username, is_active=True)
-    context = {"player": player, "games": player_games(player)}
+    context = {"player": player, "games": player_games(player, viewer=request.user)}
     context.update(player_profile(player=player, viewer=request.user))
     return render(request, "accounts/profile.html", context)
 

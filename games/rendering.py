@@ -12,7 +12,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch, Q
+from django.db.models import Exists, OuterRef, Prefetch, Q
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.html import escape
@@ -48,6 +48,16 @@ def table_access(table_id: int, user, invite_code: str = "") -> Access | None:
     if seat is None and not table.is_public and invite_code != table.invite_code:
         return None
     return Access(table=table, seat=seat)
+
+
+def listed_to(viewer, table: str = "table") -> Q:
+    """The tables a list (a profile) may name to `viewer`, through the lookup path `table`
+    to a Table: the public ones, and the private ones the viewer sits at. An invite link
+    opens a private table, but never puts it in anyone's list."""
+    public = Q(**{f"{table}__is_public": True})
+    if viewer is None or not viewer.is_authenticated:
+        return public
+    return public | Q(Exists(Seat.objects.filter(table=OuterRef(table), user=viewer.pk)))
 
 
 def _seat_names(table: Table) -> list[Seat]:
@@ -384,10 +394,12 @@ def _picked_up(game: Game, seats):
     ]
 
 
-def player_games(user, limit=30):
-    """A player's tables, newest first, with their seat and result, for the profile page."""
+def player_games(user, viewer=None, limit=30):
+    """A player's tables, newest first, with their seat and result, for the profile page:
+    those `viewer` may see listed (`listed_to`)."""
     seats = (
         Seat.objects.filter(user=user)
+        .filter(listed_to(viewer))
         .select_related("table", "table__game")
         .order_by("-table__created_at")[:limit]
     )

@@ -8,7 +8,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Count, F, Q
+from django.db.models import BooleanField, Count, ExpressionWrapper, F, Q
 from django.utils import timezone
 
 from leagues import scoring
@@ -288,19 +288,29 @@ def player_rating_history(*, player, limit: int = 200) -> list[float]:
     return [conservative(mu, sigma) for mu, sigma in reversed(pairs)]
 
 
-def player_game_figures(*, player, limit: int = 200) -> dict:
-    """Heads per round of the player's latest finished games, and the best and worst."""
+def player_game_figures(*, player, viewer=None, limit: int = 200) -> dict:
+    """Heads per round of the player's latest finished games, and the best and worst.
+
+    The best and worst games are named and linked: only those `viewer` may see listed
+    (games.rendering.listed_to); the heads per round are figures of every game."""
     from games.models import Seat
+    from games.rendering import listed_to
 
     seats = (
         Seat.objects.filter(user=player, table__game__finished_at__isnull=False)
+        .annotate(listed=ExpressionWrapper(listed_to(viewer), output_field=BooleanField()))
         .order_by("-table__game__finished_at")
         .values_list(
-            "position", "table_id", "table__name", "table__game__finished_at", "table__game__result"
+            "position",
+            "table_id",
+            "table__name",
+            "table__game__finished_at",
+            "table__game__result",
+            "listed",
         )[:limit]
     )
     games = []
-    for position, table_id, name, finished_at, result in seats:
+    for position, table_id, name, finished_at, result, listed in seats:
         if not result or not result.get("rounds"):
             continue
         rounds = len(result["rounds"])
@@ -314,10 +324,12 @@ def player_game_figures(*, player, limit: int = 200) -> dict:
                 "rounds": rounds,
                 "per_round": total / rounds,
                 "won": position in result.get("winners", ()),
+                "listed": listed,
             }
         )
     games.reverse()
-    by_score = sorted(games, key=lambda g: (g["per_round"], -g["rounds"]))
+    listed = [g for g in games if g["listed"]]
+    by_score = sorted(listed, key=lambda g: (g["per_round"], -g["rounds"]))
     return {
         "heads_per_round": [g["per_round"] for g in games],
         "best_games": by_score[:3],
@@ -341,7 +353,7 @@ def player_cards_taken(*, player, limit: int = 8) -> list[dict]:
 
 def player_profile(*, player, viewer) -> dict:
     """Everything the league part of a profile page shows (accounts.views.profile)."""
-    figures = player_game_figures(player=player)
+    figures = player_game_figures(player=player, viewer=viewer)
     overall = getattr(player, "league_rating", None) if player.pk else None
     return {
         "league_rows": player_leagues(player=player, viewer=viewer),
