@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
@@ -9,6 +10,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts import throttling
 from accounts.forms import ProfileForm, SignupForm
 from accounts.models import User
 
@@ -77,3 +79,22 @@ def set_language(request):
         secure=request.is_secure(),
     )
     return response
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset form, with hourly limits per client address and per mailbox.
+
+    Beyond the mailbox's limit the answer is the usual "if an account exists, a mail is on
+    its way" without a mail, so it says nothing about the account nor about the limit.
+    """
+
+    def form_valid(self, form):
+        if throttling.reset_requests_exceeded(self.request):
+            form.add_error(
+                None,
+                _("Too many password reset requests from your connection. Try again in an hour."),
+            )
+            return self.render_to_response(self.get_context_data(form=form), status=429)
+        if throttling.reset_mails_exceeded(form.cleaned_data["email"]):
+            return HttpResponseRedirect(self.get_success_url())
+        return super().form_valid(form)

@@ -8,6 +8,7 @@ be given, and a missing one stops the start-up with a message naming it.
 
 import os
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -79,6 +80,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "leagues",
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -94,6 +96,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a login refused for lockout into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -232,6 +236,28 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+AUTHENTICATION_BACKENDS = [
+    # First: refuses any login attempt for a locked-out username and address (django-axes).
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Login lockout: so many wrong passwords for one username from one address lock that pair
+# for the cool-off. Not the username alone (anyone could lock a player out of their club
+# night) nor the address alone (a club's players often share one). A superuser unlocks
+# early by deleting the attempt in the admin ("Access attempts").
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "accounts.throttling.lockout_page"
+# No record of every successful login (who, from where): only failures are kept.
+AXES_DISABLE_ACCESS_LOG = True
+# Password-reset mails within an hour: to one address (beyond it the form answers as
+# usual and sends nothing, so it tells nobody whether the address has an account), and
+# requests from one client address (beyond it the form says to wait).
+SIXCLUB_RESET_MAILS_PER_ADDRESS = env_int("RESET_MAILS_PER_ADDRESS", 3)
+SIXCLUB_RESET_REQUESTS_PER_IP = env_int("RESET_REQUESTS_PER_IP", 10)
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
