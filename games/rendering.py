@@ -12,7 +12,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from django.db.models import Exists, OuterRef, Prefetch, Q
+from django.db.models import Exists, OuterRef, Prefetch, Q, Value
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.html import escape
@@ -25,20 +25,80 @@ log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
+class DealInPlay:
+    """Other tables dealt the same cards (a duplicate round) have not all finished."""
+
+    # The viewer sits at one of them: every other table of the deal shows their own cards.
+    seated: bool
+
+
+def deals_in_play():
+    """The deal seeds some table has not finished playing (or not yet started): the
+    finished games dealt from them still hold the hands of a game being played."""
+    return (
+        Table.objects.filter(deal_seed__isnull=False)
+        .exclude(status=Table.Status.FINISHED)
+        .values("deal_seed")
+    )
+
+
+def deal_in_play_elsewhere(table: Table, user=None) -> DealInPlay | None:
+    """Is `table`'s deal still being played at another table? None if not (a table
+    without `deal_seed` has no other: no query), else whether `user` sits at one of
+    those tables. One query."""
+    if table.deal_seed is None:
+        return None
+    others = deals_in_play().filter(deal_seed=table.deal_seed).exclude(pk=table.pk)
+    if user is not None and user.is_authenticated:
+        seated = Exists(Seat.objects.filter(table=OuterRef("pk"), user=user.pk))
+    else:
+        seated = Value(False)
+    found = list(others.annotate(seated=seated).values_list("seated", flat=True))
+    if not found:
+        return None
+    return DealInPlay(seated=any(found))
+
+
+@dataclass(frozen=True)
 class Access:
     table: Table
     seat: Seat | None
+    # Set while the table's deal is still being played at another table (and the viewer
+    # is not a superuser): its finished game's hands, record and piles stay closed.
+    deal: DealInPlay | None = None
 
     @property
     def seated(self) -> bool:
         return self.seat is not None and self.seat.user_id is not None
 
+    @property
+    def deal_closed(self) -> bool:
+        """Nothing of a finished game may be shown that is not shown while it is played."""
+        return self.deal is not None
+
+    @property
+    def plays_the_deal_elsewhere(self) -> bool:
+        """The viewer plays these very cards at another table: this one is closed to them."""
+        return self.deal is not None and self.deal.seated and not self.seated
+
 
 def table_access(table_id: int, user, invite_code: str = "") -> Access | None:
-    """Who may look at a table: its players, and anyone signed in when it is public.
+    """Who may look at a table (the page and its socket): its players, and anyone signed
+    in when it is public; None for the others.
 
-    A private table is shown to its players and to holders of its invite link only.
-    """
+    A private table is shown to its players and to holders of its invite link only. A
+    table of a duplicate round is not shown to the players of another table of the round
+    still playing it (`table_look`)."""
+    access = table_look(table_id, user, invite_code)
+    if access is None or access.plays_the_deal_elsewhere:
+        return None
+    return access
+
+
+def table_look(table_id: int, user, invite_code: str = "") -> Access | None:
+    """`table_access` with the reason why a duplicate round closes the table: None only
+    when the table is missing or private to the user; else the Access, whose `deal`
+    says whether the table's deal is still played elsewhere (superusers see it all)."""
     table = Table.objects.filter(pk=table_id).select_related("created_by").first()
     if table is None:
         return None
@@ -47,7 +107,10 @@ def table_access(table_id: int, user, invite_code: str = "") -> Access | None:
         seat = table.seats.filter(user=user).first()
     if seat is None and not table.is_public and invite_code != table.invite_code:
         return None
-    return Access(table=table, seat=seat)
+    deal = None
+    if not (user.is_authenticated and user.is_superuser):
+        deal = deal_in_play_elsewhere(table, user)
+    return Access(table=table, seat=seat, deal=deal)
 
 
 def listed_to(viewer, table: str = "table") -> Q:
@@ -83,6 +146,8 @@ class Snapshot:
     seats: list
     state: object = None
     picked_up: list | None = None
+    # A finished game whose deal another table still plays: no piles, record or replay.
+    deal_closed: bool = False
     parts: dict = field(default_factory=dict)
     seat_views: dict = field(default_factory=dict)
     _shared: dict | None = None
@@ -182,6 +247,7 @@ def _board_context(snapshot: Snapshot) -> dict:
         "score_sheet": _score_sheet(v),
         "played": card_faces(game_engine, v["seen"]) if snapshot.table.show_played else None,
         "picked_up": snapshot.picked_up,
+        "deal_closed": snapshot.deal_closed,
     }
 
 
@@ -723,8 +789,18 @@ def _snapshot(table, game, seats, state) -> Snapshot:
     game_engine = engine.get(table.kind)
     state = game_engine.load(game.state) if state is None else state
     over = game_engine.is_over(state)
-    picked_up = _picked_up(game, seats) if over else None
-    return Snapshot(table=table, game=game, seats=seats, state=state, picked_up=picked_up)
+    # The same for every viewer (a kept snapshot is shared), superusers too: they read
+    # the record instead.
+    deal_closed = over and deal_in_play_elsewhere(table) is not None
+    picked_up = _picked_up(game, seats) if over and not deal_closed else None
+    return Snapshot(
+        table=table,
+        game=game,
+        seats=seats,
+        state=state,
+        picked_up=picked_up,
+        deal_closed=deal_closed,
+    )
 
 
 def remember_snapshot(table: Table, game: Game, seats: list, state=None) -> Snapshot:

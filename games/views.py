@@ -1,3 +1,5 @@
+import functools
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
@@ -5,6 +7,7 @@ from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import rendering, replays, services
@@ -13,11 +16,34 @@ from games.models import Game
 
 
 def _access_or_404(request, table_id):
+    """The table's Access; 404 if the user may not see it, and a 403 page saying why to a
+    player of the same duplicate deal at another table (rendering.table_look)."""
     invite = request.GET.get("invite") or request.POST.get("invite") or ""
-    access = rendering.table_access(table_id, request.user, invite)
+    access = rendering.table_look(table_id, request.user, invite)
     if access is None:
         raise Http404
+    if access.plays_the_deal_elsewhere:
+        raise _DealClosed
     return access
+
+
+class _DealClosed(Exception):
+    """A duplicate round's table or finished game that must wait for the round's end."""
+
+
+def _answers_closed_deals(view):
+    """Answer `_DealClosed` with a 403 page that says so, and nothing else."""
+
+    @functools.wraps(view)
+    def wrapped(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except _DealClosed:
+            message = _("This game's deal is still being played at another table.")
+            context = {"code": "deal_in_play", "message": message}
+            return render(request, "games/closed.html", context, status=403)
+
+    return wrapped
 
 
 @login_required
@@ -44,6 +70,7 @@ def lobby(request):
 
 
 @login_required
+@_answers_closed_deals
 def table(request, table_id):
     access = _access_or_404(request, table_id)
     table = access.table
@@ -91,14 +118,19 @@ back = _seat_action(services.seat_return)
 
 
 def _finished_game(request, table_id) -> Game:
+    """The table's finished game, whose every hand a record or replay shows: not before
+    every table dealt the same cards (a duplicate round) has finished too."""
     access = _access_or_404(request, table_id)
     game = Game.objects.filter(table=access.table, finished_at__isnull=False).first()
     if game is None:
         raise Http404
+    if access.deal_closed:
+        raise _DealClosed
     return game
 
 
 @login_required
+@_answers_closed_deals
 def record(request, table_id):
     """The game record of RULES §4: only once the game is over (it holds every hand)."""
     game = _finished_game(request, table_id)
@@ -109,6 +141,7 @@ def record(request, table_id):
 
 
 @login_required
+@_answers_closed_deals
 def replay(request, table_id):
     game = _finished_game(request, table_id)
     try:

@@ -338,13 +338,16 @@ def player_game_figures(*, player, viewer=None, limit: int = 200) -> dict:
 
 
 def player_cards_taken(*, player, limit: int = 8) -> list[dict]:
-    """The cards the player picked up most often, over all their games."""
+    """The cards the player picked up most often, over all their games but those whose
+    deal another table still plays (a duplicate round: its piles are the hands dealt)."""
     from games.models import TakenCard
+    from games.rendering import deals_in_play
 
     return list(
         TakenCard.objects.filter(
             game__table__seats__user=player, game__table__seats__position=F("seat")
         )
+        .exclude(game__table__deal_seed__in=deals_in_play())
         .values("card", "heads")
         .annotate(times=Count("id"))
         .order_by("-times", "card")[:limit]
