@@ -5,12 +5,22 @@ Staff only (the admin site's own rule). Superusers see everything; a league's ad
 permissions they hold: being a league's admin is the permission.
 """
 
+import logging
+import subprocess
+import sys
+
+from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.db.models import Count, Q
 from django.urls import reverse
+from django.utils.formats import date_format
 from django.utils.html import format_html
+from django.utils.timezone import localtime
+from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from accounts.models import User
 from games.models import Game, RoundScore, Table, TakenCard
@@ -25,9 +35,24 @@ from leagues.models import (
     PlayerRating,
     Season,
     Standing,
+    StandingsRecompute,
     Tournament,
     TournamentTable,
 )
+
+log = logging.getLogger(__name__)
+
+
+def deal_in_play(table: Table) -> bool:
+    """True while a game dealt from this table's deal can still be played: its own game, or,
+    in a duplicate round, any table dealt from the same `deal_seed`. Until then the deal's
+    seed, snapshots, score sheets and piles stay out of the admin (hidden information)."""
+    if table.status != Table.Status.FINISHED:
+        return True
+    if table.deal_seed is None:
+        return False
+    siblings = Table.objects.filter(deal_seed=table.deal_seed)
+    return siblings.exclude(status=Table.Status.FINISHED).exists()
 
 
 def administers_a_league(request) -> bool:
@@ -91,6 +116,23 @@ class LeagueScopedAdmin(admin.ModelAdmin):
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
+class LeagueScopedFilter(admin.RelatedFieldListFilter):
+    """A league or season list filter that lists only the leagues the admin runs, and their
+    seasons: other leagues' names never show in a league admin's pages."""
+
+    def field_choices(self, field, request, model_admin):
+        if request.user.is_superuser:
+            return super().field_choices(field, request, model_admin)
+        if field.related_model is League:
+            scope = Q(admins=request.user)
+        elif field.related_model is Season:
+            scope = Q(league__admins=request.user)
+        else:
+            raise TypeError(f"{field} is neither a league nor a season")
+        ordering = self.field_admin_ordering(field, request, model_admin)
+        return field.get_choices(include_blank=False, limit_choices_to=scope, ordering=ordering)
+
+
 class ReadOnlyInline(admin.TabularInline):
     """Rows shown with their parent, never edited there (score sheets, piles, tables)."""
 
@@ -115,16 +157,23 @@ class ReadOnlyInline(admin.TabularInline):
 
 
 class MembershipInline(admin.TabularInline):
+    """A league's members. Players join by the invitation link or by asking (the admins let
+    them in); only site admins add someone by hand, since a member can be made an admin."""
+
     model = Membership
     extra = 0
     fields = ("user", "status", "joined_at")
-    readonly_fields = ("joined_at",)
+
+    def get_readonly_fields(self, request, obj=None):
+        if request.user.is_superuser:
+            return ("joined_at",)
+        return ("user", "joined_at")
 
     def has_view_permission(self, request, obj=None):
         return True
 
     def has_add_permission(self, request, obj=None):
-        return True
+        return request.user.is_superuser
 
     def has_change_permission(self, request, obj=None):
         return True
@@ -133,14 +182,65 @@ class MembershipInline(admin.TabularInline):
         return True
 
 
+def picks_league_admins(request) -> bool:
+    """Is this the admin's autocomplete for a league's admins, asked by someone who may
+    name them? (accounts.admin then lets it list players, the league's members only.)"""
+    match = request.resolver_match
+    return (
+        match is not None
+        and match.url_name == "autocomplete"
+        and request.GET.get("app_label") == "leagues"
+        and request.GET.get("model_name") == "league"
+        and request.GET.get("field_name") == "admins"
+        and (request.user.is_superuser or administers_a_league(request))
+    )
+
+
+def league_admin_candidates(request, users):
+    """The players someone may name league admins: active members of the leagues they run
+    (of any league, for a site admin). The league's form then checks its own members."""
+    members = Membership.objects.filter(status=Membership.Status.ACTIVE)
+    if not request.user.is_superuser:
+        members = members.filter(league__admins=request.user)
+    return users.filter(pk__in=members.values("user_id"))
+
+
+class LeagueForm(forms.ModelForm):
+    def clean_admins(self):
+        """Only the league's active members can be made its admins (which makes them staff)."""
+        admins = self.cleaned_data["admins"]
+        before = {user.pk for user in self.initial.get("admins") or []}
+        newcomers = [user for user in admins if user.pk not in before]
+        members = set()
+        if self.instance.pk is not None and newcomers:
+            members = set(
+                Membership.objects.filter(
+                    league=self.instance,
+                    user__in=newcomers,
+                    status=Membership.Status.ACTIVE,
+                ).values_list("user_id", flat=True)
+            )
+        outsiders = sorted(user.shown_name for user in newcomers if user.pk not in members)
+        if outsiders:
+            raise ValidationError(
+                _("Only members of the league can be its admins. Not members: %(names)s."),
+                code="not_member",
+                params={"names": ", ".join(outsiders)},
+            )
+        return admins
+
+
 @admin.register(League)
 class LeagueAdmin(LeagueScopedAdmin):
     league_path = ""
+    form = LeagueForm
     list_display = ("name", "slug", "is_public", "member_count", "created_at")
     list_filter = ("is_public",)
     search_fields = ("name", "slug", "description")
     prepopulated_fields = {"slug": ("name",)}
-    filter_horizontal = ("admins",)
+    # An autocomplete among members (accounts.admin, league_admin_candidates), never a
+    # list of every player of the site.
+    autocomplete_fields = ("admins",)
     readonly_fields = ("invite_link",)
     fields = ("name", "slug", "description", "is_public", "admins", "invite_link")
     inlines = [MembershipInline]
@@ -171,15 +271,127 @@ class LeagueAdmin(LeagueScopedAdmin):
         super().save_related(request, form, formsets, change)
         # A league's admins run it from here, so they need to be able to log in.
         form.instance.admins.filter(is_staff=False).update(is_staff=True)
+        named, removed = self._admins_changed(form)
+        for user in named:
+            log.info(
+                "league %s: %s made %s an admin", form.instance.pk, request.user.username, user
+            )
+        for user in removed:
+            log.info(
+                "league %s: %s removed %s from its admins",
+                form.instance.pk,
+                request.user.username,
+                user,
+            )
+
+    def construct_change_message(self, request, form, formsets, add=False):
+        """The league's history names who was made an admin, and who no longer is."""
+        message = super().construct_change_message(request, form, formsets, add)
+        named, removed = self._admins_changed(form)
+        name = gettext_noop("league admin")
+        message += [{"added": {"name": name, "object": str(user)}} for user in named]
+        message += [{"deleted": {"name": name, "object": str(user)}} for user in removed]
+        return message
+
+    @staticmethod
+    def _admins_changed(form):
+        if "admins" not in form.cleaned_data:
+            return [], []
+        before = {user.pk: user for user in form.initial.get("admins") or []}
+        after = {user.pk: user for user in form.cleaned_data["admins"]}
+        named = [user for pk, user in after.items() if pk not in before]
+        removed = [user for pk, user in before.items() if pk not in after]
+        return named, removed
+
+
+# The season's settings that its stored standings are computed with. (The ranking method and
+# the games before being ranked apply when standings are read: changing them needs nothing.)
+STANDINGS_SETTINGS = ("placement_points",)
+# Up to this many games, a season's standings are recomputed in the request that changed its
+# settings (a few seconds at most); beyond, by a background `recompute_standings`.
+RECOMPUTE_IN_REQUEST = 2000
+
+
+def start_recompute(job: StandingsRecompute) -> subprocess.Popen:
+    """Run `manage.py recompute_standings` for this job in a process of its own."""
+    command = [
+        sys.executable,
+        "manage.py",
+        "recompute_standings",
+        "--season",
+        str(job.season_id),
+        "--job",
+        str(job.pk),
+    ]
+    return subprocess.Popen(
+        command,
+        cwd=settings.BASE_DIR,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        start_new_session=True,  # outlives the request and a restart of the web process
+    )
 
 
 @admin.register(Season)
 class SeasonAdmin(LeagueScopedAdmin):
     list_display = ("name", "league", "starts_on", "ends_on", "ranking", "min_games", "closed")
-    list_filter = ("league", "ranking", "closed")
+    list_filter = (("league", LeagueScopedFilter), "ranking", "closed")
     search_fields = ("name", "league__name")
     date_hierarchy = "starts_on"
+    readonly_fields = ("standings_recompute",)
     actions = ["close_seasons", "recompute_standings"]
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change and any(name in form.changed_data for name in STANDINGS_SETTINGS):
+            self._recompute_after_change(request, obj)
+
+    def _recompute_after_change(self, request, season):
+        games = services.season_games(season=season)
+        if games <= RECOMPUTE_IN_REQUEST:
+            services.season_recompute(season=season)
+            self.message_user(
+                request,
+                ngettext(
+                    "Standings recomputed from %(n)d game with the new settings.",
+                    "Standings recomputed from %(n)d games with the new settings.",
+                    games,
+                )
+                % {"n": games},
+                messages.SUCCESS,
+            )
+            return
+        job = StandingsRecompute.objects.create(season=season, games_total=games)
+        # Started once the new settings are committed, so that the process reads them.
+        transaction.on_commit(lambda: start_recompute(job))
+        self.message_user(
+            request,
+            gettext(
+                "The standings of %(n)d games are being recomputed in the background: "
+                "this page shows how far it has got."
+            )
+            % {"n": games},
+            messages.INFO,
+        )
+
+    @admin.display(description=_("standings recompute"))
+    def standings_recompute(self, season):
+        job = season.standings_recomputes.first() if season.pk else None
+        if job is None:
+            return "—"
+        if job.error:
+            return gettext("Failed: %(error)s") % {"error": job.error}
+        if job.finished_at is not None:
+            return gettext("Done at %(time)s, from %(n)d games.") % {
+                "time": date_format(localtime(job.finished_at), "DATETIME_FORMAT"),
+                "n": job.games_total,
+            }
+        if job.started_at is None:
+            return gettext("Waiting to start (%(n)d games).") % {"n": job.games_total}
+        return gettext("Running: %(done)d of %(n)d games recomputed.") % {
+            "done": job.games_done,
+            "n": job.games_total,
+        }
 
     @admin.action(description=_("Close the selected seasons"))
     def close_seasons(self, request, queryset):
@@ -211,10 +423,19 @@ class SeasonAdmin(LeagueScopedAdmin):
 @admin.register(Membership)
 class MembershipAdmin(LeagueScopedAdmin):
     list_display = ("user", "league", "status", "joined_at")
-    list_filter = ("status", "league")
+    list_filter = ("status", ("league", LeagueScopedFilter))
     search_fields = ("user__username", "user__display_name", "user__email", "league__name")
     list_select_related = ("user", "league")
     actions = ["approve"]
+
+    def has_add_permission(self, request):
+        # As in the league's page: players join by themselves, admins let them in.
+        return request.user.is_superuser
+
+    def get_readonly_fields(self, request, obj=None):
+        if request.user.is_superuser:
+            return ()
+        return ("user", "league")
 
     @admin.action(description=_("Approve the selected memberships"))
     def approve(self, request, queryset):
@@ -302,7 +523,11 @@ class ClubEventAdmin(LeagueScopedAdmin):
 @admin.register(Evening)
 class EveningAdmin(ClubEventAdmin):
     list_display = ("__str__", "season", "date", "place", "player_count")
-    list_filter = ("season__league", "season", "date")
+    list_filter = (
+        ("season__league", LeagueScopedFilter),
+        ("season", LeagueScopedFilter),
+        "date",
+    )
     search_fields = ("place", "notes", "season__name", "season__league__name")
     date_hierarchy = "date"
     fields = (
@@ -322,7 +547,12 @@ class EveningAdmin(ClubEventAdmin):
 @admin.register(Tournament)
 class TournamentAdmin(ClubEventAdmin):
     list_display = ("name", "season", "date", "rounds", "seating", "duplicate", "player_count")
-    list_filter = ("season__league", "season", "seating", "duplicate")
+    list_filter = (
+        ("season__league", LeagueScopedFilter),
+        ("season", LeagueScopedFilter),
+        "seating",
+        "duplicate",
+    )
     search_fields = ("name", "place", "season__name", "season__league__name")
     date_hierarchy = "date"
     fields = (
@@ -355,7 +585,7 @@ class LeagueGameAdmin(LeagueScopedAdmin):
     league_path = "season__league"
     editable = False
     list_display = ("game", "season", "finished_at")
-    list_filter = ("season__league", "season")
+    list_filter = (("season__league", LeagueScopedFilter), ("season", LeagueScopedFilter))
     search_fields = ("game__table__name", "placings__user__username")
     list_select_related = ("season__league", "game__table")
     inlines = [PlacingInline]
@@ -366,7 +596,7 @@ class StandingAdmin(LeagueScopedAdmin):
     league_path = "season__league"
     editable = False
     list_display = ("user", "season", "games", "rounds", "heads", "wins", "points", "shown_rating")
-    list_filter = ("season__league", "season")
+    list_filter = (("season__league", LeagueScopedFilter), ("season", LeagueScopedFilter))
     search_fields = ("user__username", "user__display_name")
     list_select_related = ("user", "season__league")
 
@@ -405,20 +635,38 @@ class TakenCardInline(ReadOnlyInline):
 
 
 class GameAdmin(LeagueScopedAdmin):
-    """Finished games with their score sheets and picked-up piles, read-only."""
+    """Games with their score sheets and picked-up piles, read-only.
+
+    While a game dealt from the same deal can still be played (this one, or another table
+    of its duplicate round), its seed and result stay hidden from everyone, and its score
+    sheet and piles from everyone below site admin: they would tell the deal.
+    The engine snapshot (`state`) is never shown: the game's record tells everything.
+    """
 
     league_path = "table__season__league"
     editable = False
     list_display = ("__str__", "season", "started_at", "finished_at", "version")
     list_filter = (
-        "table__season__league",
-        "table__season",
+        ("table__season__league", LeagueScopedFilter),
+        ("table__season", LeagueScopedFilter),
         ("finished_at", admin.EmptyFieldListFilter),
     )
     search_fields = ("table__name", "table__seats__user__username")
     list_select_related = ("table__season__league",)
     exclude = ("state",)
     inlines = [RoundScoreInline, TakenCardInline]
+    public_fields = ("table", "version", "started_at", "deadline", "finished_at")
+    secret_fields = ("seed", "result")
+
+    def get_fields(self, request, obj=None):
+        if obj is None or deal_in_play(obj.table):
+            return self.public_fields
+        return self.public_fields + self.secret_fields
+
+    def get_inlines(self, request, obj):
+        if obj is None or (deal_in_play(obj.table) and not request.user.is_superuser):
+            return []
+        return super().get_inlines(request, obj)
 
     @admin.display(description=_("season"), ordering="table__season")
     def season(self, game):

@@ -415,3 +415,30 @@ class TournamentTable(SeatedTable):
 
     def __str__(self):
         return str(self.table)
+
+
+class StandingsRecompute(models.Model):
+    """A recompute of a season's standings run by `manage.py recompute_standings`, and how far
+    it has got: the season's admin page shows the latest one while it runs.
+
+    Large seasons are recomputed in a background process (leagues.admin) so that saving a
+    season's placement points does not hold the admin's request for minutes.
+    """
+
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="standings_recomputes"
+    )
+    requested_at = models.DateTimeField(_("requested at"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    games_total = models.PositiveIntegerField(_("games"), default=0)
+    games_done = models.PositiveIntegerField(_("games recomputed"), default=0)
+    error = models.TextField(_("error"), blank=True)
+
+    class Meta:
+        verbose_name = _("standings recompute")
+        verbose_name_plural = _("standings recomputes")
+        ordering = ["-pk"]
+
+    def __str__(self):
+        return f"{self.season} #{self.pk}"

@@ -25,6 +25,8 @@ from leagues.models import (
 )
 
 BATCH = 2000
+# How often a recompute reports how far it has got, in games of the season.
+PROGRESS_EVERY = 250
 
 
 class LeagueError(Exception):
@@ -232,13 +234,22 @@ def _locked_ratings(users: list[int]) -> dict[int, PlayerRating]:
     return {rating.user_id: rating for rating in rows}
 
 
-def season_recompute(*, season) -> int:
+def season_games(*, season) -> int:
+    """How many finished games a recompute of the season replays."""
+    from games.models import Game
+
+    return Game.objects.filter(table__season=season, finished_at__isnull=False).count()
+
+
+def season_recompute(*, season, progress=None) -> int:
     """Rebuild a season's standings and ratings from the score sheets of its games.
 
     Games enter again in the order they first entered (a finished game that never
     entered comes last, in the order games finished), through the same `scoring.enter`
     as game by game, so the result is exactly what was accumulated. Overall ratings are
     replayed over every league's games, since this season's games are part of them.
+    `progress(done, total)`, if given, is called every PROGRESS_EVERY of the season's games
+    (from inside the transaction: see leagues/management/commands/recompute_standings.py).
     Returns the number of games.
     """
     from games.models import Game
@@ -276,6 +287,7 @@ def season_recompute(*, season) -> int:
         points_table = season.points_table()
         placings, stale = [], []
         ours = iter(entries)
+        replayed = 0
         theirs = iter(sorted(others))
         entry, other = next(ours, None), next(theirs, None)
         while entry is not None or other is not None:
@@ -289,6 +301,9 @@ def season_recompute(*, season) -> int:
                     for line in lines:
                         games_played[line.user] += 1
                         placings.append(_placing(entry, line, overall[line.user]))
+                replayed += 1
+                if progress is not None and replayed % PROGRESS_EVERY == 0:
+                    progress(replayed, len(entries))
                 entry = next(ours, None)
             else:
                 rows = others[other]

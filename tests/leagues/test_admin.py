@@ -186,3 +186,195 @@ def test_every_league_admin_page_opens_for_a_superuser(root_client, season, alic
         reverse("admin:games_game_changelist"),
     ):
         assert root_client.get(url).status_code == 200, url
+
+
+# --- issue 19: league admins' filters, co-admins, finished tables, season settings -----------
+
+
+def test_a_league_admins_filters_show_none_of_another_leagues_names(club_admin, season, rivals):
+    """Every changelist with a league or season filter, while the Rivals have games too."""
+    from games.models import Game
+
+    rivals_season = rivals.seasons.get()
+    zoe = rivals.memberships.get().user
+    finished_game(rivals_season, [zoe, "random"], [[1, 4]])
+    Tournament.objects.create(season=rivals_season, name="Rivals cup", date=datetime.date.today())
+    finished_game(season, [club_admin_user(season), "random"], [[2, 3]])
+    Tournament.objects.create(season=season, name="Club cup", date=datetime.date.today())
+    urls = [
+        changelist(model)
+        for model in (
+            "league",
+            "season",
+            "membership",
+            "evening",
+            "tournament",
+            "leaguegame",
+            "standing",
+        )
+    ] + [reverse("admin:games_game_changelist"), reverse("admin:games_table_changelist")]
+    for url in urls:
+        page = club_admin.get(url)
+        assert page.status_code == 200, url
+        html = page.content.decode()
+        assert "Rivals" not in html, url
+    assert Game.objects.filter(table__season=rivals_season).exists()
+
+
+def club_admin_user(season):
+    return season.league.admins.get()
+
+
+def league_form(league, admins):
+    return {
+        "name": league.name,
+        "slug": league.slug,
+        "description": "",
+        "is_public": "on",
+        "admins": [user.pk for user in admins],
+        "memberships-TOTAL_FORMS": str(league.memberships.count()),
+        "memberships-INITIAL_FORMS": str(league.memberships.count()),
+        **{
+            key: value
+            for index, membership in enumerate(league.memberships.order_by("pk"))
+            for key, value in {
+                f"memberships-{index}-id": membership.pk,
+                f"memberships-{index}-league": league.pk,
+                f"memberships-{index}-status": membership.status,
+            }.items()
+        },
+    }
+
+
+def test_a_league_admin_cannot_make_a_non_member_an_admin(club_admin, club, alice, rivals):
+    zoe = rivals.memberships.get().user
+    url = reverse("admin:leagues_league_change", args=[club.pk])
+    response = club_admin.post(url, league_form(club, [alice, zoe]))
+    assert response.status_code == 200
+    assert "Only members of the league can be its admins. Not members: Zoé." in (
+        response.content.decode()
+    )
+    zoe.refresh_from_db()
+    assert not zoe.is_staff and not club.admins.filter(pk=zoe.pk).exists()
+
+
+def test_making_a_member_an_admin_works_and_is_logged(club_admin, club, alice, bob, caplog):
+    from django.contrib.admin.models import LogEntry
+
+    url = reverse("admin:leagues_league_change", args=[club.pk])
+    with caplog.at_level("INFO", logger="leagues.admin"):
+        response = club_admin.post(url, league_form(club, [alice, bob]))
+    assert response.status_code == 302, response.content
+    bob.refresh_from_db()
+    assert bob.is_staff and club.admins.filter(pk=bob.pk).exists()
+    entry = LogEntry.objects.get(object_id=str(club.pk))
+    assert entry.user == alice and "Added league admin “Bob”." in entry.get_change_message()
+    assert "alice made Bob an admin" in caplog.text
+
+
+def test_the_co_admin_autocomplete_lists_only_members(club_admin, club, rivals, make_player):
+    make_player("stranger", display_name="Stranger")
+    response = club_admin.get(
+        reverse("admin:autocomplete"),
+        {"app_label": "leagues", "model_name": "league", "field_name": "admins", "term": ""},
+    )
+    assert response.status_code == 200
+    names = sorted(row["text"] for row in response.json()["results"])
+    assert names == ["Alice", "Bob", "Carol", "Dave"]
+    # The change page lists no player to choose from: the autocomplete does.
+    page = club_admin.get(reverse("admin:leagues_league_change", args=[club.pk])).content
+    assert b"Stranger" not in page and b"stranger" not in page
+
+
+def test_a_league_admin_sees_no_player_list_otherwise(club_admin, club):
+    assert club_admin.get(reverse("admin:accounts_user_changelist")).status_code == 403
+    response = club_admin.get(
+        reverse("admin:autocomplete"),
+        {"app_label": "leagues", "model_name": "evening", "field_name": "players"},
+    )
+    assert response.status_code in (403, 404)
+
+
+def test_a_league_admin_adds_no_member_by_hand(club_admin, club, alice, make_player):
+    """Else any player of the site could be made a member, then an admin."""
+    stranger = make_player("stranger", display_name="Stranger")
+    form = league_form(club, [alice])
+    row = club.memberships.count()
+    form["memberships-TOTAL_FORMS"] = str(row + 1)
+    form[f"memberships-{row}-league"] = club.pk
+    form[f"memberships-{row}-user"] = stranger.pk
+    form[f"memberships-{row}-status"] = "active"
+    club_admin.post(reverse("admin:leagues_league_change", args=[club.pk]), form)
+    assert not club.memberships.filter(user=stranger).exists()
+    assert club_admin.get(reverse("admin:leagues_membership_add")).status_code == 403
+
+
+def test_the_season_of_a_finished_table_is_read_only(root_client, club_admin, season, alice, bob):
+    game = finished_game(season, [alice, bob], [[3, 8]])
+    other = Season.objects.create(league=season.league, name="Other", starts_on=season.starts_on)
+    url = reverse("admin:games_table_change", args=[game.table.pk])
+    for client in (club_admin, root_client):
+        page = client.get(url).content.decode()
+        assert 'name="season"' not in page
+        client.post(url, {"name": "Moved", "season": other.pk, "is_public": "on"})
+        game.table.refresh_from_db()
+        assert game.table.season == season
+    assert Standing.objects.filter(season=season).count() == 2
+
+
+def test_changing_placement_points_recomputes_the_standings_at_once(
+    club_admin, season, alice, bob, carol
+):
+    finished_game(season, [alice, bob, carol], [[1, 5, 9]])
+    finished_game(season, [alice, bob, carol], [[7, 2, 9]])
+    points = dict(Standing.objects.values_list("user__username", "points"))
+    assert points == {"alice": 6 + 5, "bob": 5 + 6, "carol": 3 + 3}
+    url = reverse("admin:leagues_season_change", args=[season.pk])
+    form = {
+        "league": season.league_id,
+        "name": season.name,
+        "starts_on": season.starts_on.isoformat(),
+        "ranking": "placement",
+        "placement_points": "10,4,1",
+        "min_games": 1,
+    }
+    response = club_admin.post(url, form, follow=True)
+    assert b"Standings recomputed from 2 games" in response.content
+    points = dict(Standing.objects.values_list("user__username", "points"))
+    assert points == {"alice": 10 + 4, "bob": 4 + 10, "carol": 1 + 1}
+
+
+def test_a_large_season_is_recomputed_in_the_background_with_progress(
+    club_admin, season, alice, bob, carol, monkeypatch, django_capture_on_commit_callbacks
+):
+    from django.core.management import call_command
+
+    from leagues import admin as league_admin
+    from leagues.models import StandingsRecompute
+
+    monkeypatch.setattr(league_admin, "RECOMPUTE_IN_REQUEST", 1)
+    finished_game(season, [alice, bob, carol], [[1, 5, 9]])
+    finished_game(season, [alice, bob, carol], [[7, 2, 9]])
+    url = reverse("admin:leagues_season_change", args=[season.pk])
+    form = {
+        "league": season.league_id,
+        "name": season.name,
+        "starts_on": season.starts_on.isoformat(),
+        "ranking": "placement",
+        "placement_points": "10,4,1",
+        "min_games": 1,
+    }
+    with django_capture_on_commit_callbacks(execute=False) as started:
+        response = club_admin.post(url, form, follow=True)
+    assert b"being recomputed in the background" in response.content
+    assert len(started) == 1  # the process starts once the new points are committed
+    job = StandingsRecompute.objects.get(season=season)
+    assert job.games_total == 2 and job.started_at is None
+    assert b"Waiting to start (2 games)" in club_admin.get(url).content
+    # What the process runs (the test's transaction is not visible to another process).
+    call_command("recompute_standings", season=season.pk, job=job.pk)
+    job.refresh_from_db()
+    assert job.finished_at is not None and job.games_done == 2 and not job.error
+    assert b"from 2 games." in club_admin.get(url).content
+    points = dict(Standing.objects.values_list("user__username", "points"))
+    assert points == {"alice": 14, "bob": 14, "carol": 2}
