@@ -378,3 +378,30 @@ def test_a_large_season_is_recomputed_in_the_background_with_progress(
     assert b"from 2 games." in club_admin.get(url).content
     points = dict(Standing.objects.values_list("user__username", "points"))
     assert points == {"alice": 14, "bob": 14, "carol": 2}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_background_recompute_runs_in_a_process_of_its_own(
+    season, alice, bob, carol, monkeypatch
+):
+    """The real process, on PostgreSQL (CI): it reads the test database through DATABASE_URL."""
+    from django.db import connection
+
+    from leagues.admin import start_recompute
+    from leagues.models import StandingsRecompute
+
+    if connection.vendor != "postgresql":
+        pytest.skip("another process cannot see this SQLite test database")
+    db = connection.settings_dict
+    monkeypatch.setenv(
+        "DATABASE_URL",
+        f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+    )
+    finished_game(season, [alice, bob, carol], [[1, 5, 9]])
+    Season.objects.filter(pk=season.pk).update(placement_points="10,4,1")
+    job = StandingsRecompute.objects.create(season=season, games_total=1)
+    assert start_recompute(job).wait(timeout=120) == 0
+    job.refresh_from_db()
+    assert job.finished_at is not None and job.games_done == 1 and not job.error
+    points = dict(Standing.objects.values_list("user__username", "points"))
+    assert points == {"alice": 10, "bob": 4, "carol": 1}
