@@ -10,7 +10,7 @@ from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.cache import cache
 from django.shortcuts import render
-from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 RESET_WINDOW_SECONDS = 3600
 
@@ -24,9 +24,12 @@ def lockout_page(request, original_response=None, credentials=None):
     """
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
     form = AuthenticationForm(request, initial={"username": request.POST.get("username", "")})
-    lockout = _(
+    lockout = ngettext(
         "Too many failed logins for this account from your connection. Try again in "
-        "%(minutes)s minutes, reset your password, or ask a club admin to unlock it."
+        "%(minutes)s minute, reset your password, or ask a club admin to unlock it.",
+        "Too many failed logins for this account from your connection. Try again in "
+        "%(minutes)s minutes, reset your password, or ask a club admin to unlock it.",
+        minutes,
     ) % {"minutes": minutes}
     return render(
         request, "registration/login.html", {"form": form, "lockout": lockout}, status=429
