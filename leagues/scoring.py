@@ -8,9 +8,15 @@ Plain values in, plain values out, no database: the game-by-game path
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from openskill.models import PlackettLuce
+from openskill.models import BradleyTerryFull
 
-MODEL = PlackettLuce()
+# Bradley–Terry with full pairing: each game counts as every pair of players at the table,
+# a tie as half a win each way, so tied players are rated alike and a tie for second sits
+# between a clean second and a clean third. Plackett–Luce (openskill 6.2) mishandles ties:
+# joint winners could end below the third (docs/leagues.md, bench/ratings_models.py).
+# limit_sigma: a game never makes a player less certain (tau would, in a game that tells
+# next to nothing, such as everyone tying, and the shown mu - 3 sigma would drop).
+MODEL = BradleyTerryFull(limit_sigma=True)
 START_MU = MODEL.mu
 START_SIGMA = MODEL.sigma
 # Games kept on a standing row for its trend chart.
@@ -66,7 +72,8 @@ def points_for(place: int, table: tuple[int, ...]) -> int:
 
 
 def rate(ratings: list[tuple[float, float]], heads: list[int]) -> list[tuple[float, float]]:
-    """Plackett–Luce update of (mu, sigma) pairs from one game's heads (fewer is better).
+    """Bradley–Terry update of (mu, sigma) pairs from one game's heads (fewer is better,
+    equal heads tie).
 
     A game with a single rated player tells nothing about skill: ratings stay as they are.
     """
