@@ -9,26 +9,25 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from config import writes  # noqa: E402
 from config.collector import settle  # noqa: E402
+from config.origins import SameOriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.sockets import socket_stack  # noqa: E402
-from games.clock import ClockMiddleware  # noqa: E402
+from games import clock  # noqa: E402
 
-application = ClockMiddleware(
-    ProtocolTypeRouter(
-        {
-            "http": django_asgi_app,
-            "websocket": AllowedHostsOriginValidator(
-                socket_stack(URLRouter(websocket_urlpatterns))
-            ),
-        }
-    )
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": SameOriginValidator(socket_stack(URLRouter(websocket_urlpatterns))),
+    }
 )
 
 settle()
+# The deadline clock and the graceful stop start with the server process, not with its
+# first request: a restarted server must time out games nobody is looking at.
+clock.start_with_server()
 if settings.SIXCLUB_EAGER_WRITES:
     writes.install()

@@ -7,6 +7,7 @@ game under a row lock (SKIP LOCKED), so a timeout is applied once however many r
 
 import asyncio
 import logging
+import sys
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -40,17 +41,30 @@ async def run(tick_seconds: float = TICK_SECONDS) -> None:
         await asyncio.sleep(tick_seconds)
 
 
-class ClockMiddleware:
-    """ASGI wrapper that starts this process's clock on the first connection it serves,
-    and its graceful SIGTERM handler (games.shutdown)."""
+def start_with_server() -> bool:
+    """Under daphne, start this process's clock and its graceful SIGTERM handler
+    (games.shutdown) as soon as the server runs, before any request.
 
-    def __init__(self, app):
-        self.app = app
-        self.task = None
+    Daphne serves from Twisted's asyncio reactor, installed before the application is
+    imported; `callWhenRunning` and `callLater` are Twisted's public ways to run code once
+    it runs, here inside the event loop. Elsewhere (tests, `manage.py` commands) there is
+    no reactor and nothing starts: `manage.py clock` runs a clock on its own.
+    """
+    if not settings.SIXCLUB_CLOCK:
+        return False
+    # Looked up, not imported: importing it would install Twisted's default reactor.
+    reactor = sys.modules.get("twisted.internet.reactor")
+    if reactor is None:
+        return False
+    reactor.callWhenRunning(reactor.callLater, 0, _start)
+    return True
 
-    async def __call__(self, scope, receive, send):
-        if self.task is None and getattr(settings, "SIXCLUB_CLOCK", True):
-            loop = asyncio.get_running_loop()
-            self.task = loop.create_task(run())
-            shutdown.install(loop)
-        return await self.app(scope, receive, send)
+
+# The event loop keeps only a weak reference to a task: this one lives as long as the process.
+_running: list[asyncio.Task] = []
+
+
+def _start() -> None:
+    loop = asyncio.get_running_loop()
+    _running.append(loop.create_task(run()))
+    shutdown.install(loop)

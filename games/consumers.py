@@ -10,6 +10,7 @@ import logging
 import random
 import time
 
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -74,6 +75,20 @@ async def _session_alive_on_loop(session_key) -> bool | None:
 
 
 class _HtmlConsumer(AsyncWebsocketConsumer):
+    async def send(self, text_data=None, bytes_data=None, close=False):
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except (Disconnected, OSError):
+            # The browser closed its end while this frame was on its way: daphne refuses to
+            # write to a closing socket, and the disconnect message follows. Nothing to do.
+            log.debug("frame not sent: the socket is closing")
+
+    async def refuse(self, code: int) -> None:
+        """Accept, then close at once with `code`: a close before accepting would reach the
+        browser as a bare HTTP 403, which says nothing about why (docs/protocol.md)."""
+        await self.accept()
+        await self.close(code=code)
+
     async def dispatch(self, message):
         # Channels' own dispatch first closes stale database connections, a hop to the
         # thread shared by every socket for each message this consumer handles (each
@@ -108,7 +123,7 @@ class LobbyConsumer(_HtmlConsumer):
 
     async def connect(self):
         if not self.scope["user"].is_authenticated:
-            await self.close(code=REFUSED)
+            await self.refuse(REFUSED)
             return
         self.language = await self._language()
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
@@ -143,7 +158,7 @@ class TableConsumer(_HtmlConsumer):
     async def connect(self):
         user = self.scope["user"]
         if not user.is_authenticated:
-            await self.close(code=REFUSED)
+            await self.refuse(REFUSED)
             return
         # Channels hands a lazy proxy, which every read of an attribute goes through; the
         # user is read for every frame (its seat) and every message.
@@ -151,7 +166,7 @@ class TableConsumer(_HtmlConsumer):
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
         access = await database_sync_to_async(rendering.table_access)(self.table_id, user)
         if access is None:
-            await self.close(code=NOT_FOUND)
+            await self.refuse(NOT_FOUND)
             return
         self.language = await self._language()
         self.sent_version = -1
@@ -189,7 +204,7 @@ class TableConsumer(_HtmlConsumer):
             await self.close(code=REFUSED)
 
     async def receive(self, text_data=None, bytes_data=None):
-        if not limits.allow(self.user.pk):
+        if not await limits.allow(self.user.pk):
             await self._send_error("rate_limited", _("Too many messages: slow down."), None)
             return
         if not await self._session_ok():

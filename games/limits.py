@@ -1,13 +1,21 @@
-"""Per-user message rate limit for WebSockets: a token bucket per user and process.
+"""Per-user message rate limit for WebSockets.
 
 A player sends one decision every few seconds; a burst of clicks is fine, a flood is not.
-The bucket throttles the user who floods and nobody else: other users have their own.
+`SIXCLUB_WS_RATE = (burst, per_minute)`: at most `burst` messages in any window of
+`burst * 60 / per_minute` seconds, which is `per_minute` on average.
+
+With Redis (`REDIS_URL`) the count is kept in Django's cache on Redis, shared by every
+server process, so that a user with sockets on several processes has one allowance, not
+one per process. Without it (one process), a token bucket in memory does the same job.
 """
 
+import math
 import time
 from dataclasses import dataclass
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.cache import cache
 
 
 @dataclass
@@ -27,7 +35,8 @@ class Bucket:
 _buckets: dict[int, Bucket] = {}
 
 
-def allow(user_id: int, now: float | None = None) -> bool:
+def allow_here(user_id: int, now: float | None = None) -> bool:
+    """This process's own count (the site runs in one process without Redis)."""
     burst, per_minute = settings.SIXCLUB_WS_RATE
     now = time.monotonic() if now is None else now
     bucket = _buckets.get(user_id)
@@ -36,6 +45,30 @@ def allow(user_id: int, now: float | None = None) -> bool:
             _buckets.clear()  # bounded memory; a reset only forgives
         bucket = _buckets[user_id] = Bucket(tokens=burst, stamp=now)
     return bucket.take(now, burst, per_minute)
+
+
+def allow_shared(user_id: int, now: float | None = None) -> bool:
+    """The count every process shares, in the cache: one counter per user and window."""
+    burst, per_minute = settings.SIXCLUB_WS_RATE
+    window = burst * 60 / per_minute
+    now = time.time() if now is None else now
+    key = f"ws-rate:{user_id}:{int(now // window)}"
+    # Kept a little longer than its window; `add` sets it only if it is not there yet.
+    cache.add(key, 0, timeout=math.ceil(window) + 1)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between the two calls: this message opens a new count
+        cache.add(key, 1, timeout=math.ceil(window) + 1)
+        count = 1
+    return count <= burst
+
+
+async def allow(user_id: int) -> bool:
+    if not settings.REDIS_URL:
+        return allow_here(user_id)
+    # A round trip to Redis: in a worker thread, not on the event loop, and not on the
+    # thread that serialises the database work of every socket.
+    return await sync_to_async(allow_shared, thread_sensitive=False)(user_id)
 
 
 def reset() -> None:

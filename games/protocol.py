@@ -1,16 +1,25 @@
 """Parsing of what a browser sends over a table's WebSocket (docs/protocol.md).
 
 Everything from the wire is checked here before any service sees it: size, JSON, the
-message type, the type of every field. The engine then checks the rules.
+message type, the type, range and characters of every field. The engine then checks the
+rules. Nothing a client sent is ever echoed back unless it passed these checks.
 """
 
 import json
+import re
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
 MAX_MESSAGE_BYTES = 64 * 1024
 MAX_ID_LENGTH = 64
+# A request id is the browser's own label for a decision (e.g. "v12s33"): plain ASCII
+# letters, digits and a few separators, so that it can be stored, compared and echoed
+# in an HTML attribute without surprises (no NUL, no surrogate, no quote).
+REQUEST_ID = re.compile(r"[A-Za-z0-9_.:-]*")
+# Card numbers, row numbers and versions all fit well within 32 bits; anything larger is
+# not a value any game uses, and must not reach a database column.
+LARGEST_NUMBER = 2**31 - 1
 
 # Decision messages and the field each one carries (docs/engines.md).
 DECISIONS = {"select": "card", "row": "row", "pick": "card"}
@@ -35,12 +44,27 @@ def _whole_number(value, name):
     # JSON true/false are ints to Python: they are not card numbers. htmx sends form values
     # as strings, so a string of digits is accepted too.
     if isinstance(value, bool):
-        raise ProtocolError("bad_field", _("%(name)s must be a whole number.") % {"name": name})
-    if isinstance(value, int):
-        return value
+        raise _not_a_number(name)
     if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 10:
-        return int(value)
-    raise ProtocolError("bad_field", _("%(name)s must be a whole number.") % {"name": name})
+        value = int(value)
+    if isinstance(value, int) and -LARGEST_NUMBER <= value <= LARGEST_NUMBER:
+        return value
+    raise _not_a_number(name)
+
+
+def _not_a_number(name):
+    return ProtocolError("bad_field", _("%(name)s must be a whole number.") % {"name": name})
+
+
+def _request_id(data) -> str:
+    request_id = data.get("id", "")
+    if (
+        not isinstance(request_id, str)
+        or len(request_id) > MAX_ID_LENGTH
+        or not REQUEST_ID.fullmatch(request_id)
+    ):
+        raise ProtocolError("bad_field", _("id must be a short string of letters and digits."))
+    return request_id
 
 
 def parse_message(text_data, bytes_data) -> Message:
@@ -51,19 +75,18 @@ def parse_message(text_data, bytes_data) -> Message:
     try:
         data = json.loads(text_data)
     except (ValueError, RecursionError):
+        # ValueError covers integers too long to read (Python's digit limit) as well.
         raise ProtocolError("bad_json", _("This message is not valid JSON.")) from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", _("A message must be a JSON object."))
     kind = data.get("type")
-    request_id = data.get("id", "")
-    if not isinstance(request_id, str) or len(request_id) > MAX_ID_LENGTH:
-        raise ProtocolError("bad_field", _("id must be a short string."))
+    if not isinstance(kind, str) or (kind != "sync" and kind not in DECISIONS):
+        raise ProtocolError("unknown_type", _("Unknown message type."))
+    request_id = _request_id(data)
     version = data.get("version")
     version = None if version in (None, "") else _whole_number(version, "version")
     if kind == "sync":
         return Message(type="sync", id=request_id)
-    if kind not in DECISIONS:
-        raise ProtocolError("unknown_type", _("Unknown message type."))
     field = DECISIONS[kind]
     if field not in data:
         raise ProtocolError("bad_field", _("%(name)s is missing.") % {"name": field})

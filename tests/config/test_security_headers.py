@@ -32,3 +32,11 @@ def test_a_post_without_csrf_token_is_refused(alice):
     client = Client(enforce_csrf_checks=True)
     client.force_login(alice)
     assert client.post("/tables/", {"seats_count": "3"}).status_code == 403
+
+
+def test_sockets_may_connect_to_this_site_only(client):
+    # 'self' covers ws: and wss: to the page's own host and port (CSP level 3); a bare
+    # `ws:` or `wss:` source would let a page open sockets to any host.
+    policy = client.get("/")["Content-Security-Policy"]
+    directives = dict(part.strip().split(" ", 1) for part in policy.split(";"))
+    assert directives["connect-src"] == "'self'"

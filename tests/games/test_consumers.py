@@ -25,16 +25,23 @@ def error_code(frame):
 async def test_an_anonymous_socket_is_refused_at_a_table(alice):
     table = await setup_table(alice, bots=["random"])
     communicator = await ws.connect(f"/ws/tables/{table.pk}/")
-    assert not communicator.connected
-    assert communicator.close_code == 4401
+    # Accepted, then closed at once with the reason's code (docs/protocol.md).
+    assert communicator.connected
+    assert await communicator.receive_output(timeout=3) == {"type": "websocket.close", "code": 4401}
 
 
 async def test_a_private_table_is_hidden_from_strangers(alice, make_player):
     table = await setup_table(alice, bots=["random"], is_public=False)
     carol = await make(make_player, "carol")
     communicator = await ws.connect(f"/ws/tables/{table.pk}/", carol)
-    assert not communicator.connected
-    assert communicator.close_code == 4404
+    assert communicator.connected
+    assert await communicator.receive_output(timeout=3) == {"type": "websocket.close", "code": 4404}
+
+
+async def test_a_missing_table_closes_with_4404(alice):
+    communicator = await ws.connect("/ws/tables/999999/", alice)
+    assert communicator.connected
+    assert await communicator.receive_output(timeout=3) == {"type": "websocket.close", "code": 4404}
 
 
 async def test_two_players_and_a_bot_play_a_whole_round_over_websockets(alice, bob, no_rate_limit):

@@ -102,7 +102,9 @@ class DaphneServer:
         """Run Python in `manage.py shell` against the server's database; returns stdout."""
         return self.manage("shell", "--no-imports", "-c", code)
 
-    def start(self) -> None:
+    def start(self, *, request: bool = True) -> None:
+        """Serve; wait for /healthz to answer, or with `request=False` only for the port to
+        listen (a server that has not served a single request yet)."""
         assert self.process is None, "the server is already running"
         self.starts += 1
         log = self.log_path.open("a")
@@ -126,7 +128,25 @@ class DaphneServer:
             stderr=subprocess.STDOUT,
         )
         log.close()
-        self.wait_healthy()
+        if request:
+            self.wait_healthy()
+        else:
+            self.wait_listening()
+
+    def wait_listening(self, timeout: float = START_TIMEOUT) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process is not None and self.process.poll() is not None:
+                raise AssertionError(
+                    f"daphne exited with {self.process.returncode}:\n{self.log_tail()}"
+                )
+            try:
+                # A TCP connection alone: no HTTP request reaches the application.
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise AssertionError(f"port {self.port} did not listen in {timeout} s:\n{self.log_tail()}")
 
     def stop(self, *, kill: bool = False) -> None:
         if self.process is None:
@@ -140,10 +160,10 @@ class DaphneServer:
                 self.process.wait(timeout=10)
         self.process = None
 
-    def restart(self, *, kill: bool = True) -> None:
+    def restart(self, *, kill: bool = True, request: bool = True) -> None:
         """Stop the process (SIGKILL: no chance to clean up), then serve again, same port/DB."""
         self.stop(kill=kill)
-        self.start()
+        self.start(request=request)
 
     def wait_healthy(self, timeout: float = START_TIMEOUT) -> None:
         deadline = time.monotonic() + timeout
