@@ -11,8 +11,6 @@ from channels.security.websocket import WebsocketDenier
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 
-PAGE_SCHEME = {"ws": "http", "wss": "https"}
-
 
 def _header(scope, name: bytes) -> str | None:
     for key, value in scope.get("headers", []):
@@ -21,12 +19,25 @@ def _header(scope, name: bytes) -> str | None:
     return None
 
 
+def page_scheme(scope) -> str:
+    if scope.get("scheme") == "wss":
+        return "https"
+    if settings.SECURE_PROXY_SSL_HEADER:
+        meta_name, secure_value = settings.SECURE_PROXY_SSL_HEADER
+        # Django names the header as in request.META: HTTP_X_FORWARDED_PROTO.
+        name = meta_name.removeprefix("HTTP_").lower().replace("_", "-").encode()
+        forwarded = _header(scope, name) or ""
+        if forwarded.split(",")[0].strip() == secure_value:
+            return "https"
+    return "http"
+
+
 def allowed_origins(scope) -> set[str]:
     origins = {origin.lower() for origin in settings.CSRF_TRUSTED_ORIGINS}
     host = (_header(scope, b"host") or "").lower()
     domain, _port = split_domain_port(host)
     if domain and validate_host(domain, settings.ALLOWED_HOSTS):
-        origins.add(f"{PAGE_SCHEME.get(scope.get('scheme', 'ws'), 'http')}://{host}")
+        origins.add(f"{page_scheme(scope)}://{host}")
     return origins
 
 

@@ -226,7 +226,8 @@ SIXCLUB_LOOP_SELECTIONS = env_bool("LOOP_SELECTIONS", True)
 # Frames sent to the kernel as they are written rather than at the next poll (config/writes.py).
 SIXCLUB_EAGER_WRITES = env_bool("EAGER_WRITES", True)
 
-# WebSocket messages per user and process: a burst, then so many a minute (games/limits.py).
+# WebSocket messages per user: a burst, then so many a minute, counted across processes
+# with Redis (games/limits.py).
 SIXCLUB_WS_RATE = (env_int("WS_RATE_BURST", 10), env_int("WS_RATE_PER_MINUTE", 100))
 
 AUTH_USER_MODEL = "accounts.User"

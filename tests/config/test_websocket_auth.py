@@ -93,3 +93,17 @@ async def test_the_socket_session_middleware_serves_sockets_only():
         await SocketSessionMiddleware(inner)({"type": "http", "cookies": {}}, None, None)
     with pytest.raises(ValueError, match="CookieMiddleware"):
         await SocketSessionMiddleware(inner)({"type": "websocket"}, None, None)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_behind_a_tls_proxy_the_https_page_is_the_sites_own(settings):
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    forwarded = (b"x-forwarded-proto", b"https")
+    communicator = WebsocketCommunicator(
+        application,
+        "/ws/lobby/",
+        headers=[(b"origin", b"https://127.0.0.1:8000"), HOST, forwarded],
+    )
+    assert await closed_with(communicator) == 4401
+    # Without the proxy's word, an https page is another origin than this http socket.
+    assert await refused_at_handshake(lobby_socket(b"https://127.0.0.1:8000"))
