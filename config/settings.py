@@ -253,6 +253,8 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.throttling.lockout_page"
 # No record of every successful login (who, from where): only failures are kept.
 AXES_DISABLE_ACCESS_LOG = True
+# Axes announces its configuration at every start; commands' output stays what they print.
+AXES_VERBOSE = False
 # Password-reset mails within an hour: to one address (beyond it the form answers as
 # usual and sends nothing, so it tells nobody whether the address has an account), and
 # requests from one client address (beyond it the form says to wait).
