@@ -1,6 +1,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from games import signals
 from games.models import BOT_CHOICES, TIME_LIMIT_CHOICES
 
 
@@ -66,9 +67,7 @@ class TableForm(forms.Form):
 
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
-        from leagues.selectors import seasons_open_for
-
-        seasons = seasons_open_for(user) if user is not None else None
+        seasons = _seasons_offered(user) if user is not None else None
         if seasons is None or not seasons.exists():
             del self.fields["season"]
         else:
@@ -87,6 +86,15 @@ class TableForm(forms.Form):
         else:
             options["rounds"] = data["rounds"]
         return options
+
+
+def _seasons_offered(user):
+    """The seasons a new table of `user` may count in, as the league app answers
+    (games.signals.seasons_offered); None when no app offers any."""
+    for _receiver, seasons in signals.seasons_offered.send(sender=TableForm, user=user):
+        if seasons is not None:
+            return seasons
+    return None
 
 
 class BotForm(forms.Form):

@@ -20,7 +20,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import engine, hub
+from games import engine, hub, signals
 from games.bots import get_bot
 from games.models import GAME_PLAY_FIELDS, Decision, Game, RoundScore, Seat, Table, TakenCard
 
@@ -160,12 +160,9 @@ def _free_position(table: Table) -> int:
 
 
 def _check_can_sit(table: Table, user) -> None:
-    from leagues.services import LeagueError, check_can_sit
-
-    try:
-        check_can_sit(table=table, user=user)
-    except LeagueError as error:
-        raise ServiceError(error.code, error.message) from None
+    # Other apps' rules (a league table seats only its members) refuse by raising
+    # ServiceError from a receiver of games.signals.seat_wanted.
+    signals.seat_wanted.send(sender=Table, table=table, user=user)
 
 
 def _require_open(table: Table) -> None:
@@ -996,13 +993,11 @@ def _settle(game: Game, table: Table, game_engine, state, now, point_before) -> 
         game.result = game_engine.result(state)
         table.status = Table.Status.FINISHED
         table.save(update_fields=["status"])
-        if table.season_id:
-            from leagues.services import game_finished
-
-            _flush_rows(game)
-            game.save()
-            # The result enters the league once, in the transaction that ends the game.
-            game_finished(game=game)
+        # Receivers (a league's standings) read the score sheet, and write in the
+        # transaction that ends the game: the result enters the league once.
+        _flush_rows(game)
+        game.save()
+        signals.game_finished.send(sender=Game, game=game)
     elif table.time_limit and (moved or game.deadline is None):
         game.deadline = now + timedelta(seconds=table.time_limit)
     elif not table.time_limit:

@@ -4,9 +4,25 @@ from django.conf import settings
 from django.contrib.auth.signals import user_logged_out
 from django.db.models import F
 from django.db.models.signals import post_delete, post_save
-from django.dispatch import receiver
+from django.dispatch import Signal, receiver
 
 from games.models import Game, Seat
+
+# What games tell other apps, without knowing them (leagues depends on games, never the
+# reverse). Each is sent with sender=Game or sender=Table.
+
+# A game ended: sent with `game=` inside the transaction that ends it, after its score
+# sheet is saved; a receiver's writes commit or roll back with the game's end.
+game_finished = Signal()
+
+# Someone asks for a seat: sent with `table=` and `user=` while the table row is locked.
+# A receiver refuses by raising games.services.ServiceError (its code and message reach
+# the player); returning lets them sit.
+seat_wanted = Signal()
+
+# The lobby form asks which seasons a new table may count in: sent with `user=`; a
+# receiver returns a queryset of seasons (or None). No receiver: no league field.
+seasons_offered = Signal()
 
 # What a table shows of a seated player (Seat.name).
 NAME_FIELDS = {"display_name", "username"}

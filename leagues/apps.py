@@ -5,3 +5,11 @@ from django.utils.translation import gettext_lazy as _
 class LeaguesConfig(AppConfig):
     name = "leagues"
     verbose_name = _("Leagues")
+
+    def ready(self):
+        from games import signals
+        from leagues import receivers
+
+        signals.seat_wanted.connect(receivers.refuse_non_members, dispatch_uid="leagues.seats")
+        signals.game_finished.connect(receivers.enter_league_result, dispatch_uid="leagues.results")
+        signals.seasons_offered.connect(receivers.open_seasons, dispatch_uid="leagues.seasons")

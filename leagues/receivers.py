@@ -1,0 +1,23 @@
+"""What leagues answer when games speak (games/signals.py): a league table seats only
+members, a finished league game enters its season, the lobby offers the open seasons.
+
+Connected in LeaguesConfig.ready: games never imports leagues.
+"""
+
+from games.services import ServiceError
+from leagues import selectors, services
+
+
+def refuse_non_members(sender, *, table, user, **kwargs) -> None:
+    try:
+        services.check_can_sit(table=table, user=user)
+    except services.LeagueError as error:
+        raise ServiceError(error.code, error.message) from None
+
+
+def enter_league_result(sender, *, game, **kwargs) -> None:
+    services.game_finished(game=game)
+
+
+def open_seasons(sender, *, user, **kwargs):
+    return selectors.seasons_open_for(user)
