@@ -216,3 +216,8 @@ def test_too_low_and_take_row_in_the_core():
     assert rows == [[11], [37], [43], [58]]
     assert core.row_heads([55, 11, 10]) == 15
     assert core.cheapest_row([[55], [11], [10], [20]]) == 2  # RULES 1.8: 3 heads, lowest index
+
+
+def test_the_placing_rule_is_written_once():
+    # Issue 20: the engine places cards with the core's rule, the one the bots' rollouts use.
+    assert rules.target_row is core.target_row

@@ -6,7 +6,7 @@ ending is encoded here. Every public function leaves the state it is given untou
 
 from ..errors import IllegalDecision
 from .cards import HAND_SIZE, HEADS, HIGHEST, ROW_COUNT, ROW_LIMIT, deck
-from .core import cheapest_row
+from .core import cheapest_row, target_row
 from .dealing import draw, round_key
 from .options import MAX_PLAYERS, normalize_options
 from .state import State
@@ -178,9 +178,8 @@ def result(state):
 #
 # Speed matters here (docs/benchmarks.md, "Engine speed"): a round is some sixty calls,
 # and most of each call's time goes to allocating the new state and its events. Hence
-# one copy per decision, few temporary objects, and the placing rule of RULES §1.4
-# written out inline below (the same rule as `core.target_row`; the tests check that
-# both place every card alike).
+# one copy per decision and few temporary objects. The placing rule of RULES §1.4 is
+# `core.target_row`, shared with the bots' rollouts.
 
 
 def apply(state, seat, decision):
@@ -265,25 +264,7 @@ def _resolve(s, events, chosen=-1):
             chosen = -1
             takes_row = True  # RULES 1.4: a too-low card takes the row its player chose
         else:
-            # RULES 1.4: the row whose last card is the highest still lower than `card`.
-            # Unrolled over the four rows (RULES 1.2): this runs for every card played.
-            index = -1
-            best = rows[0][-1]
-            if best < card:
-                index = 0
-            else:
-                best = 0
-            last = rows[1][-1]
-            if best < last < card:
-                index = 1
-                best = last
-            last = rows[2][-1]
-            if best < last < card:
-                index = 2
-                best = last
-            last = rows[3][-1]
-            if best < last < card:
-                index = 3
+            index = target_row(rows, card)  # RULES 1.4, written once in core
             if index < 0:
                 # RULES 1.4: too low; its player chooses now, seeing the rows as they stand.
                 s.phase = "choose_row"
