@@ -1,52 +1,19 @@
+import copy
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games import signals
-from games.models import BOT_CHOICES, TIME_LIMIT_CHOICES
+from games import kinds, signals
+from games.models import TIME_LIMIT_CHOICES
 
 
 class TableForm(forms.Form):
-    """A new 6 qui prend ! table: every option of RULES §1.5–1.8."""
+    """A new table: the game, what every game has (seats, clock, privacy, league), and the
+    game's own options (its kind's OptionsForm fields, games/kinds.py)."""
 
     name = forms.CharField(label=_("Name"), max_length=60, required=False)
-    seats_count = forms.TypedChoiceField(
-        label=_("Players"),
-        coerce=int,
-        initial=4,
-        choices=[(n, str(n)) for n in range(2, 11)],
-    )
-    end = forms.ChoiceField(
-        label=_("End of the game"),
-        initial="threshold",
-        choices=[
-            ("threshold", _("When a player reaches the threshold")),
-            ("rounds", _("After a fixed number of rounds")),
-        ],
-    )
-    threshold = forms.IntegerField(
-        label=_("Threshold (heads)"), min_value=1, max_value=500, initial=66
-    )
-    rounds = forms.IntegerField(
-        label=_("Rounds"),
-        min_value=1,
-        max_value=20,
-        initial=1,
-        help_text=_("1 is the single-round variant."),
-    )
-    deal = forms.ChoiceField(
-        label=_("Deal"),
-        initial="random",
-        choices=[
-            ("random", _("Random deal")),
-            ("draft", _("Draft: each player picks their cards")),
-        ],
-    )
-    card_limit = forms.BooleanField(
-        label=_("Tactical: only cards 1 to 10 × players + 4"), required=False
-    )
-    live_scores = forms.BooleanField(
-        label=_("Show scores during the round"), required=False, initial=True
-    )
+    kind = forms.ChoiceField(label=_("Game"), required=False, choices=())
+    seats_count = forms.TypedChoiceField(label=_("Players"), coerce=int, initial=4, choices=())
     time_limit = forms.TypedChoiceField(
         label=_("Time per decision"), coerce=int, choices=TIME_LIMIT_CHOICES, initial=0
     )
@@ -65,37 +32,56 @@ class TableForm(forms.Form):
         help_text=_("A league game counts in the season's standings; only members sit."),
     )
 
-    def __init__(self, *args, user=None, **kwargs):
-        super().__init__(*args, **kwargs)
-        seasons = _seasons_offered(user) if user is not None else None
+    def __init__(self, data=None, *args, user=None, **kwargs):
+        super().__init__(data, *args, **kwargs)
+        self.game = _chosen_kind(data)
+        self._offer_kinds()
+        self._add_options_fields()
+        seasons = _seasons_offered(user, self.game) if user is not None else None
         if seasons is None or not seasons.exists():
             del self.fields["season"]
         else:
             self.fields["season"].queryset = seasons
 
+    def _offer_kinds(self):
+        field = self.fields["kind"]
+        field.choices = kinds.choices()
+        field.initial = self.game.name
+        if len(field.choices) == 1:
+            field.widget = forms.HiddenInput()
+        seats = self.fields["seats_count"]
+        seats.choices = [(n, str(n)) for n in self.game.players]
+        seats.initial = min(max(seats.initial, self.game.players[0]), self.game.players[-1])
+
+    def _add_options_fields(self):
+        # The game's options come right after the number of players.
+        fields = list(self.fields.items())
+        at = [name for name, _field in fields].index("seats_count") + 1
+        own = [(n, copy.deepcopy(f)) for n, f in self.game.options_form.base_fields.items()]
+        self.fields = dict(fields[:at] + own + fields[at:])
+
+    def clean_kind(self):
+        # No game named (a form of before there were several): the default one.
+        return self.cleaned_data["kind"] or kinds.DEFAULT
+
     def options(self) -> dict:
-        data = self.cleaned_data
-        options = {
-            "card_limit": data["card_limit"],
-            "deal": data["deal"],
-            "end": data["end"],
-            "live_scores": data["live_scores"],
-        }
-        if data["end"] == "threshold":
-            options["threshold"] = data["threshold"]
-        else:
-            options["rounds"] = data["rounds"]
-        return options
+        return self.game.options_form.options(self.cleaned_data)
 
 
-def _seasons_offered(user):
+def _chosen_kind(data) -> kinds.Kind:
+    """The game whose options the form shows: the one posted, else the default (an unknown
+    name fails in clean_kind, and the default's fields keep the form readable)."""
+    name = (data or {}).get("kind") or kinds.DEFAULT
+    try:
+        return kinds.get(name)
+    except KeyError:
+        return kinds.get(kinds.DEFAULT)
+
+
+def _seasons_offered(user, kind: kinds.Kind):
     """The seasons a new table of `user` may count in, as the league app answers
     (games.signals.seasons_offered); None when no app offers any."""
-    for _receiver, seasons in signals.seasons_offered.send(sender=TableForm, user=user):
+    for _receiver, seasons in signals.seasons_offered.send(sender=TableForm, user=user, kind=kind):
         if seasons is not None:
             return seasons
     return None
-
-
-class BotForm(forms.Form):
-    bot = forms.ChoiceField(label=_("Bot"), choices=BOT_CHOICES)

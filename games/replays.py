@@ -4,7 +4,7 @@ The log is the truth; rebuilding from it (rather than reading the snapshot) is w
 design promises, and the viewer exercises that promise on every page.
 """
 
-from games import engine
+from games import engine, kinds
 from games.models import Game
 
 
@@ -15,7 +15,7 @@ def player_names(game: Game) -> list[str]:
 
 def rebuild(game: Game):
     """Yield (state, events) after each decision of the log, from the game's seed."""
-    game_engine = engine.get(game.table.kind)
+    game_engine = kinds.get(game.table.kind).engine
     players = game.table.seats.count()
     state = game_engine.new_game(players=players, options=game.table.options, seed=game.seed)
     yield state, []
@@ -25,12 +25,23 @@ def rebuild(game: Game):
 
 
 def game_record(game: Game) -> dict:
-    game_engine = engine.get(game.table.kind)
-    return game_engine.record(game_engine.load(game.state), player_names(game))
+    """The record of a finished game, in its kind's format (RULES §4 for 6 qui prend !)."""
+    kind = kinds.get(game.table.kind)
+    return kind.write_record(kind.engine.load(game.state), player_names(game))
 
 
 def replay_context(game: Game, step: int) -> dict:
-    """The table after `step` finished turns (0: the first deal), seen by everyone."""
+    """The context of the replay page at `step`, as the game's kind builds it."""
+    return kinds.get(game.table.kind).replay_context(game, step)
+
+
+def replay_template(game: Game) -> str:
+    return kinds.get(game.table.kind).template("replay.html")
+
+
+def nimmt_replay_context(game: Game, step: int) -> dict:
+    """6 qui prend !: the table after `step` finished turns (0: the first deal), seen by
+    everyone."""
     game_engine = engine.get(game.table.kind)
     frames = []
     previous = None

@@ -10,7 +10,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import rendering, replays, services
+from games import kinds, rendering, replays, services
 from games.forms import TableForm
 from games.models import Game
 
@@ -53,6 +53,7 @@ def lobby(request):
         try:
             table = services.table_create(
                 user=request.user,
+                kind=form.cleaned_data["kind"],
                 seats_count=form.cleaned_data["seats_count"],
                 options=form.options(),
                 time_limit=form.cleaned_data["time_limit"],
@@ -81,7 +82,8 @@ def table(request, table_id):
         get_token(request),
         invite=request.GET.get("invite", ""),
     )
-    return render(request, f"games/{table.kind}/table.html", {"table": table, "live": live})
+    template = kinds.get(table.kind).template("table.html")
+    return render(request, template, {"table": table, "live": live})
 
 
 def _seat_action(service, **post_fields):
@@ -149,4 +151,4 @@ def replay(request, table_id):
     except ValueError:
         step = 0
     context = replays.replay_context(game, step)
-    return render(request, f"games/{game.table.kind}/replay.html", context)
+    return render(request, replays.replay_template(game), context)

@@ -19,5 +19,8 @@ def enter_league_result(sender, *, game, **kwargs) -> None:
     services.game_finished(game=game)
 
 
-def open_seasons(sender, *, user, **kwargs):
+def open_seasons(sender, *, user, kind, **kwargs):
+    """The lobby offers a league game only for a game that leagues can score."""
+    if not kind.in_leagues:
+        return None
     return selectors.seasons_open_for(user)

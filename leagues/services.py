@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import kinds
 from leagues import scoring, seating
 from leagues.models import (
     LeagueGame,
@@ -92,22 +93,29 @@ def season_close(*, season) -> Season:
 
 
 def _outcomes(score_rows, seat_rows) -> dict[int, scoring.Outcome]:
-    """Outcomes by game id, from score-sheet rows (game, round, seat, heads) and seat rows
-    (game, position, user or None)."""
-    totals = defaultdict(lambda: defaultdict(int))
-    rounds = defaultdict(set)
-    for game_id, round_number, seat, heads in score_rows:
-        totals[game_id][seat] += heads
-        rounds[game_id].add(round_number)
+    """Outcomes by game id, from score-sheet rows (game, round, seat, heads, game kind)
+    and seat rows (game, position, user or None). Each game's totals are its kind's
+    league scoring of its score sheet (games/kinds.py); a game of a kind that leagues
+    cannot score has no outcome."""
+    sheets = defaultdict(lambda: defaultdict(dict))
+    kind_of = {}
+    for game_id, round_number, seat, heads, kind in score_rows:
+        sheets[game_id][round_number][seat] = heads
+        kind_of[game_id] = kind
     users = defaultdict(dict)
     for game_id, position, user_id in seat_rows:
         users[game_id][position] = user_id
     outcomes = {}
-    for game_id, by_seat in totals.items():
-        seats = range(max(max(by_seat), max(users[game_id], default=0)) + 1)
+    for game_id, by_round in sheets.items():
+        league_totals = kinds.get(kind_of[game_id]).league_totals
+        if league_totals is None:
+            continue
+        scored = [seat for row in by_round.values() for seat in row]
+        seats = range(max(scored + list(users[game_id])) + 1)
+        sheet = [[by_round[r].get(seat, 0) for seat in seats] for r in sorted(by_round)]
         outcomes[game_id] = scoring.Outcome(
-            totals=tuple(by_seat.get(seat, 0) for seat in seats),
-            rounds=len(rounds[game_id]),
+            totals=tuple(league_totals(sheet)),
+            rounds=len(by_round),
             users=tuple(users[game_id].get(seat) for seat in seats),
         )
     return outcomes
@@ -116,7 +124,9 @@ def _outcomes(score_rows, seat_rows) -> dict[int, scoring.Outcome]:
 def _score_rows(**where):
     from games.models import RoundScore
 
-    return RoundScore.objects.filter(**where).values_list("game_id", "round", "seat", "heads")
+    return RoundScore.objects.filter(**where).values_list(
+        "game_id", "round", "seat", "heads", "game__table__kind"
+    )
 
 
 def _seat_rows(**where):

@@ -20,12 +20,12 @@ BOTS: dict[str, type[Bot]] = {
 
 
 def get_bot(name: str, *, seed: int = 0) -> Bot:
-    """A new bot of the named kind. Raises KeyError naming the known kinds."""
-    try:
-        kind = BOTS[name]
-    except KeyError:
-        raise KeyError(f"unknown bot {name!r}; known bots: {', '.join(BOTS)}") from None
-    return kind(seed=seed)
+    """A new bot named `name`, of whichever game registered it (games/kinds.py; a seat
+    keeps only the name). Raises KeyError naming the known bots."""
+    # Imported here: games.kinds registers this package's BOTS, so it imports it first.
+    from games import kinds
+
+    return kinds.bot_class(name)(seed=seed)
 
 
 __all__ = ["BOTS", "Bot", "NothingToDecide", "get_bot", "legal_decisions"]

@@ -105,7 +105,7 @@ def simulate(
     on_game=None,
 ) -> Report:
     """Play `games` seeded games; `on_game(index, result)` is called after each."""
-    nimmt = engine.get("nimmt")
+    nimmt = engine.nimmt  # the bots of this package play 6 qui prend !
     options = nimmt.normalize_options(options or {}, players)
     names = seat_bots(bots, players)
     for name in set(names):

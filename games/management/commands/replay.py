@@ -10,7 +10,7 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from games import engine
+from games import kinds
 from games.engine import RecordError
 
 
@@ -54,11 +54,11 @@ def replay_file(path, *, allow_unfinished=False):
     if not isinstance(game, str):
         raise RecordError("the record has no 'game' name")
     try:
-        game_engine = engine.get(game)
+        kind = kinds.get(game)
     except KeyError as error:
         raise RecordError(error.args[0]) from None
     try:
-        return game_engine.replay(record, allow_unfinished=allow_unfinished)
+        return kind.read_record(record, allow_unfinished=allow_unfinished)
     except RecordError:
         raise
     except Exception as error:  # RULES 4: one line on stderr, never a traceback

@@ -1,8 +1,10 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from games.bots import BOTS
+from games import kinds
 from games.bots.simulate import format_report, simulate, table_options
 from games.engine import OptionsError
+
+BOTS = kinds.NIMMT.bots
 
 
 class Command(BaseCommand):
@@ -12,6 +14,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
+        # The bots and options below are 6 qui prend !'s, the game this command plays.
         parser.add_argument("--players", type=int, default=4)
         parser.add_argument("--games", type=int, default=100)
         parser.add_argument(

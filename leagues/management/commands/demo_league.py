@@ -21,7 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import engine
+from games import kinds
 from games.models import Game, RoundScore, Seat, Table
 from leagues import services
 from leagues.models import League, Membership, Season
@@ -109,7 +109,7 @@ def _rounds(skills: list[float], rng: random.Random) -> list[list[int]]:
 
 def _games(season: Season, users: list[User], count: int, rng: random.Random) -> int:
     skills = {user.pk: rng.gauss(0, 1) for user in users}
-    nimmt = engine.get("nimmt")
+    nimmt = kinds.get(kinds.DEFAULT).engine
     start = timezone.now() - datetime.timedelta(days=364)
     step = datetime.timedelta(days=363) / max(count, 1)
     plans = []

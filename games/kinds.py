@@ -1,0 +1,210 @@
+"""Every game the site hosts, as a registration: what is specific to a game is found here
+from a table's `kind`, never by testing the kind's name elsewhere.
+
+    from games import kinds
+    kind = kinds.get(table.kind)
+    kind.engine.new_game(...), kind.template("live.html"), kind.bots["expert"], ...
+
+A new game provides the pieces of a `Kind` and calls `register` (docs/engines.md, "Adding
+a game"). 6 qui prend ! is registered below.
+"""
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import ModuleType
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games import engine
+from games.bots import BOTS as NIMMT_BOTS
+from games.engine.nimmt.options import MAX_PLAYERS, MIN_PLAYERS
+from games.models import BOT_CHOICES
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One game: its rules, its lobby options, its pages, its bots, its record, its leagues."""
+
+    # Table.kind, the engine's KIND, a record's "game".
+    name: str
+    # The game's name as players read it (lobby, admin).
+    label: str
+    # The engine module (docs/engines.md's interface: new_game, apply, view, ...).
+    engine: ModuleType
+    # The lobby's fields for this game's options: an OptionsForm subclass.
+    options_form: type["OptionsForm"]
+    # How many seats a table of this game may have.
+    players: range
+    # Bot classes by name. A seat keeps only the name, so names are unique across games.
+    bots: Mapping[str, type] = field(default_factory=dict)
+    # (name, label) of each bot, as the table page offers them.
+    bot_choices: list = field(default_factory=list)
+    # The folder of its templates: table.html, live.html, replay.html.
+    templates: str = ""
+    # The record format: write (state, player names) -> dict; read (record,
+    # allow_unfinished=) -> result, raising engine.RecordError. By default the engine's.
+    write_record: Callable | None = None
+    read_record: Callable | None = None
+    # The replay viewer's context: (game, step) -> dict for `template("replay.html")`.
+    replay_context: Callable | None = None
+    # League scoring: the score sheet (points per seat, one list per round; fewer is
+    # better) -> the totals a league ranks by. None: the game is not played in leagues.
+    league_totals: Callable | None = None
+
+    def __post_init__(self):
+        # Filled from the name and the engine when a registration leaves them out.
+        if not self.templates:
+            object.__setattr__(self, "templates", f"games/{self.name}")
+        if self.write_record is None:
+            object.__setattr__(self, "write_record", self.engine.record)
+        if self.read_record is None:
+            object.__setattr__(self, "read_record", self.engine.replay)
+
+    def template(self, name: str) -> str:
+        return f"{self.templates}/{name}"
+
+    @property
+    def in_leagues(self) -> bool:
+        return self.league_totals is not None
+
+
+class OptionsForm(forms.Form):
+    """A game's options in the lobby's new-table form: its fields are added to TableForm."""
+
+    @classmethod
+    def options(cls, data: dict) -> dict:
+        """The engine options (normalize_options' input) from the cleaned fields."""
+        raise NotImplementedError
+
+
+_KINDS: dict[str, Kind] = {}
+
+
+def register(kind: Kind) -> Kind:
+    """Make a game playable: lobby, table page, services, records and leagues find it."""
+    if kind.name in _KINDS:
+        raise ValueError(f"game {kind.name!r} is already registered")
+    if kind.name != kind.engine.KIND:
+        raise ValueError(f"the engine of {kind.name!r} is {kind.engine.KIND!r}'s")
+    taken = set(kind.bots) & {name for other in _KINDS.values() for name in other.bots}
+    if taken:
+        raise ValueError(f"bot names already used by another game: {', '.join(sorted(taken))}")
+    _KINDS[kind.name] = kind
+    # engine.get(kind) is how the live layer finds the rules.
+    engine.ENGINES[kind.name] = kind.engine
+    return kind
+
+
+def unregister(name: str) -> None:
+    """Take a game out again (tests register a game of their own for a while)."""
+    _KINDS.pop(name)
+    engine.ENGINES.pop(name, None)
+
+
+def get(name: str) -> Kind:
+    """The registered game `name`; KeyError naming the known ones."""
+    try:
+        return _KINDS[name]
+    except (KeyError, TypeError):
+        raise KeyError(f"unknown game {name!r} (known: {', '.join(sorted(_KINDS))})") from None
+
+
+def registered() -> list[Kind]:
+    return list(_KINDS.values())
+
+
+def choices() -> list[tuple[str, str]]:
+    return [(kind.name, kind.label) for kind in _KINDS.values()]
+
+
+def bot_class(name: str) -> type:
+    """The bot class named `name`, whatever its game; KeyError naming the known bots."""
+    for kind in _KINDS.values():
+        if name in kind.bots:
+            return kind.bots[name]
+    known = ", ".join(bot for kind in _KINDS.values() for bot in kind.bots)
+    raise KeyError(f"unknown bot {name!r}; known bots: {known}")
+
+
+# --- 6 qui prend ! -------------------------------------------------------------------------
+
+
+class NimmtOptions(OptionsForm):
+    """Every option of RULES §1.5–1.8."""
+
+    end = forms.ChoiceField(
+        label=_("End of the game"),
+        initial="threshold",
+        choices=[
+            ("threshold", _("When a player reaches the threshold")),
+            ("rounds", _("After a fixed number of rounds")),
+        ],
+    )
+    threshold = forms.IntegerField(
+        label=_("Threshold (heads)"), min_value=1, max_value=500, initial=66
+    )
+    rounds = forms.IntegerField(
+        label=_("Rounds"),
+        min_value=1,
+        max_value=20,
+        initial=1,
+        help_text=_("1 is the single-round variant."),
+    )
+    deal = forms.ChoiceField(
+        label=_("Deal"),
+        initial="random",
+        choices=[
+            ("random", _("Random deal")),
+            ("draft", _("Draft: each player picks their cards")),
+        ],
+    )
+    card_limit = forms.BooleanField(
+        label=_("Tactical: only cards 1 to 10 × players + 4"), required=False
+    )
+    live_scores = forms.BooleanField(
+        label=_("Show scores during the round"), required=False, initial=True
+    )
+
+    @classmethod
+    def options(cls, data: dict) -> dict:
+        options = {
+            "card_limit": data["card_limit"],
+            "deal": data["deal"],
+            "end": data["end"],
+            "live_scores": data["live_scores"],
+        }
+        if data["end"] == "threshold":
+            options["threshold"] = data["threshold"]
+        else:
+            options["rounds"] = data["rounds"]
+        return options
+
+
+def column_totals(sheet) -> tuple[int, ...]:
+    """Each seat's points over the rounds: heads taken, for 6 qui prend !."""
+    return tuple(sum(column) for column in zip(*sheet, strict=True))
+
+
+def _nimmt_replay(game, step):
+    from games import replays  # replays reads the registry: imported when first needed
+
+    return replays.nimmt_replay_context(game, step)
+
+
+NIMMT = register(
+    Kind(
+        name=engine.nimmt.KIND,
+        label=_("6 qui prend !"),
+        engine=engine.nimmt,
+        options_form=NimmtOptions,
+        players=range(MIN_PLAYERS, MAX_PLAYERS + 1),
+        bots=NIMMT_BOTS,
+        bot_choices=BOT_CHOICES,
+        replay_context=_nimmt_replay,
+        league_totals=column_totals,
+    )
+)
+
+# The game of a table when none is named (the lobby's first choice, leagues' tables).
+DEFAULT = NIMMT.name
