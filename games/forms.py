@@ -13,7 +13,9 @@ class TableForm(forms.Form):
     game's own options (its kind's OptionsForm fields, games/kinds.py)."""
 
     name = forms.CharField(label=_("Name"), max_length=60, required=False)
-    kind = forms.ChoiceField(label=pgettext_lazy("kind of game", "Game"), required=False, choices=())
+    kind = forms.ChoiceField(
+        label=pgettext_lazy("kind of game", "Game"), required=False, choices=()
+    )
     seats_count = forms.TypedChoiceField(label=_("Players"), coerce=int, initial=4, choices=())
     time_limit = forms.TypedChoiceField(
         label=_("Time per decision"), coerce=int, choices=TIME_LIMIT_CHOICES, initial=0
