@@ -7,6 +7,8 @@ from config import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("favicon.ico", views.favicon, name="favicon"),
+    path("rules/", views.rules, name="rules"),
     path("language/", account_views.set_language, name="set_language"),
     path("accounts/signup/", account_views.signup, name="signup"),
     path("accounts/profile/", account_views.profile_edit, name="profile_edit"),

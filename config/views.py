@@ -5,13 +5,30 @@ import weakref
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import connection
-from django.http import JsonResponse
+from django.http import HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
+from django.templatetags.static import static
+from django.utils.translation import get_language
 from django.views.decorators.cache import never_cache
 
 
 def home(request):
     return render(request, "home.html")
+
+
+# The rules page of each language: a full text written for it, not a translated template.
+RULES_TEMPLATES = {"fr": "help/rules_fr.html", "en": "help/rules_en.html"}
+
+
+def rules(request):
+    language = (get_language() or "fr").split("-")[0]
+    return render(request, RULES_TEMPLATES.get(language, RULES_TEMPLATES["fr"]))
+
+
+def favicon(request):
+    # Browsers ask /favicon.ico on pages that link no icon (the admin's, a raw error page).
+    # Temporary: the icon's static URL changes with its content under the manifest storage.
+    return HttpResponseRedirect(static("favicon.svg"))
 
 
 def _database_ok() -> bool:
