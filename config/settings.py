@@ -272,6 +272,9 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Paris")
 USE_I18N = True
 USE_TZ = True
+# Dates as our clubs write them: day first in English too (config/formats/en), where
+# Django's "en" is American. French keeps Django's own formats.
+FORMAT_MODULE_PATH = ["config.formats"]
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
