@@ -30,7 +30,7 @@ def signup(request):
 
 
 def profile(request, username):
-    from games.rendering import player_games
+    from games.selectors import player_games
     from leagues.selectors import player_profile
 
     player = get_object_or_404(User, username=username, is_active=True)

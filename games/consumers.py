@@ -20,7 +20,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import trans_real
 
-from games import hub, limits, loopdb, rendering, services, shutdown
+from games import hub, limits, loopdb, rendering, selectors, services, shutdown
 from games.protocol import ProtocolError, parse_message
 from games.services import LOBBY_GROUP
 
@@ -164,7 +164,7 @@ class TableConsumer(_HtmlConsumer):
         # user is read for every frame (its seat) and every message.
         self.user = user = getattr(user, "_wrapped", user)
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
-        access = await database_sync_to_async(rendering.table_access)(self.table_id, user)
+        access = await database_sync_to_async(selectors.table_access)(self.table_id, user)
         if access is None:
             await self.refuse(NOT_FOUND)
             return

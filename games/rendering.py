@@ -12,115 +12,15 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from django.db.models import Exists, OuterRef, Prefetch, Q, Value
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
-from games import engine, sections
+from games import engine, sections, selectors
 from games.models import BOT_CHOICES, GAME_PLAY_FIELDS, Game, Seat, Table
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class DealInPlay:
-    """Other tables dealt the same cards (a duplicate round) have not all finished."""
-
-    # The viewer sits at one of them: every other table of the deal shows their own cards.
-    seated: bool
-
-
-def deals_in_play():
-    """The deal seeds some table has not finished playing (or not yet started): the
-    finished games dealt from them still hold the hands of a game being played."""
-    return (
-        Table.objects.filter(deal_seed__isnull=False)
-        .exclude(status=Table.Status.FINISHED)
-        .values("deal_seed")
-    )
-
-
-def deal_in_play_elsewhere(table: Table, user=None) -> DealInPlay | None:
-    """Is `table`'s deal still being played at another table? None if not (a table
-    without `deal_seed` has no other: no query), else whether `user` sits at one of
-    those tables. One query."""
-    if table.deal_seed is None:
-        return None
-    others = deals_in_play().filter(deal_seed=table.deal_seed).exclude(pk=table.pk)
-    if user is not None and user.is_authenticated:
-        seated = Exists(Seat.objects.filter(table=OuterRef("pk"), user=user.pk))
-    else:
-        seated = Value(False)
-    found = list(others.annotate(seated=seated).values_list("seated", flat=True))
-    if not found:
-        return None
-    return DealInPlay(seated=any(found))
-
-
-@dataclass(frozen=True)
-class Access:
-    table: Table
-    seat: Seat | None
-    # Set while the table's deal is still being played at another table (and the viewer
-    # is not a superuser): its finished game's hands, record and piles stay closed.
-    deal: DealInPlay | None = None
-
-    @property
-    def seated(self) -> bool:
-        return self.seat is not None and self.seat.user_id is not None
-
-    @property
-    def deal_closed(self) -> bool:
-        """Nothing of a finished game may be shown that is not shown while it is played."""
-        return self.deal is not None
-
-    @property
-    def plays_the_deal_elsewhere(self) -> bool:
-        """The viewer plays these very cards at another table: this one is closed to them."""
-        return self.deal is not None and self.deal.seated and not self.seated
-
-
-def table_access(table_id: int, user, invite_code: str = "") -> Access | None:
-    """Who may look at a table (the page and its socket): its players, and anyone signed
-    in when it is public; None for the others.
-
-    A private table is shown to its players and to holders of its invite link only. A
-    table of a duplicate round is not shown to the players of another table of the round
-    still playing it (`table_look`)."""
-    access = table_look(table_id, user, invite_code)
-    if access is None or access.plays_the_deal_elsewhere:
-        return None
-    return access
-
-
-def table_look(table_id: int, user, invite_code: str = "") -> Access | None:
-    """`table_access` with the reason why a duplicate round closes the table: None only
-    when the table is missing or private to the user; else the Access, whose `deal`
-    says whether the table's deal is still played elsewhere (superusers see it all)."""
-    table = Table.objects.filter(pk=table_id).select_related("created_by").first()
-    if table is None:
-        return None
-    seat = None
-    if user.is_authenticated:
-        seat = table.seats.filter(user=user).first()
-    if seat is None and not table.is_public and invite_code != table.invite_code:
-        return None
-    deal = None
-    if not (user.is_authenticated and user.is_superuser):
-        deal = deal_in_play_elsewhere(table, user)
-    return Access(table=table, seat=seat, deal=deal)
-
-
-def listed_to(viewer, table: str = "table") -> Q:
-    """The tables a list (a profile) may name to `viewer`, through the lookup path `table`
-    to a Table: the public ones, and the private ones the viewer sits at. An invite link
-    opens a private table, but never puts it in anyone's list."""
-    public = Q(**{f"{table}__is_public": True})
-    if viewer is None or not viewer.is_authenticated:
-        return public
-    return public | Q(Exists(Seat.objects.filter(table=OuterRef(table), user=viewer.pk)))
 
 
 def _seat_names(table: Table) -> list[Seat]:
@@ -448,43 +348,6 @@ def selection_of(snapshot: Snapshot, position: int | None):
     return snapshot.seat_view(position)["my_selection"]
 
 
-def _picked_up(game: Game, seats):
-    """The picked-up piles of a finished game, round by round (TakenCard rows)."""
-    piles = {seat.position: {"name": seat.name, "rounds": {}} for seat in seats}
-    for taken in game.taken_cards.all():
-        piles[taken.seat]["rounds"].setdefault(taken.round, []).append(
-            {"number": taken.card, "heads": taken.heads}
-        )
-    return [
-        {"name": pile["name"], "rounds": sorted(pile["rounds"].items())} for pile in piles.values()
-    ]
-
-
-def player_games(user, viewer=None, limit=30):
-    """A player's tables, newest first, with their seat and result, for the profile page:
-    those `viewer` may see listed (`listed_to`)."""
-    seats = (
-        Seat.objects.filter(user=user)
-        .filter(listed_to(viewer))
-        .select_related("table", "table__game")
-        .order_by("-table__created_at")[:limit]
-    )
-    games = []
-    for seat in seats:
-        table = seat.table
-        game = getattr(table, "game", None)
-        result = game.result if game else None
-        games.append(
-            {
-                "table": table,
-                "total": result["totals"][seat.position] if result else None,
-                "won": bool(result) and seat.position in result["winners"],
-                "finished_at": game.finished_at if game else None,
-            }
-        )
-    return games
-
-
 def _last_turn(game_engine, last, seats):
     plays = [
         {
@@ -791,8 +654,8 @@ def _snapshot(table, game, seats, state) -> Snapshot:
     over = game_engine.is_over(state)
     # The same for every viewer (a kept snapshot is shared), superusers too: they read
     # the record instead.
-    deal_closed = over and deal_in_play_elsewhere(table) is not None
-    picked_up = _picked_up(game, seats) if over and not deal_closed else None
+    deal_closed = over and selectors.deal_in_play_elsewhere(table) is not None
+    picked_up = selectors.picked_up(game, seats) if over and not deal_closed else None
     return Snapshot(
         table=table,
         game=game,
@@ -826,29 +689,6 @@ def page_live(table: Table, user, language: str, csrf_token: str, invite: str = 
     return live_frame(snapshot, user, language, csrf_token, invite)
 
 
-def lobby_tables(user) -> dict:
-    open_tables = (
-        Table.objects.filter(status=Table.Status.OPEN, is_public=True)
-        .select_related("created_by")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-        .order_by("-created_at")[:50]
-    )
-    mine = []
-    if user.is_authenticated:
-        mine = (
-            Table.objects.filter(seats__user=user)
-            .filter(Q(status=Table.Status.OPEN) | Q(status=Table.Status.PLAYING))
-            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-            .order_by("-created_at")[:20]
-        )
-    playing = (
-        Table.objects.filter(status=Table.Status.PLAYING, is_public=True)
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-        .order_by("-created_at")[:20]
-    )
-    return {"open_tables": open_tables, "my_tables": mine, "playing_tables": playing}
-
-
 def render_lobby_tables(user, language: str) -> str:
     with translation.override(language):
-        return render_to_string("games/lobby.html#tables", lobby_tables(user))
+        return render_to_string("games/lobby.html#tables", selectors.lobby_tables(user))

@@ -10,16 +10,16 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import kinds, rendering, replays, services
+from games import kinds, rendering, replays, selectors, services
 from games.forms import TableForm
 from games.models import Game
 
 
 def _access_or_404(request, table_id):
     """The table's Access; 404 if the user may not see it, and a 403 page saying why to a
-    player of the same duplicate deal at another table (rendering.table_look)."""
+    player of the same duplicate deal at another table (selectors.table_look)."""
     invite = request.GET.get("invite") or request.POST.get("invite") or ""
-    access = rendering.table_look(table_id, request.user, invite)
+    access = selectors.table_look(table_id, request.user, invite)
     if access is None:
         raise Http404
     if access.plays_the_deal_elsewhere:
@@ -66,7 +66,7 @@ def lobby(request):
             form.add_error(None, error.message)
         else:
             return redirect(table)
-    context = {"form": form, **rendering.lobby_tables(request.user)}
+    context = {"form": form, **selectors.lobby_tables(request.user)}
     return render(request, "games/lobby.html", context, status=400 if form.errors else 200)
 
 

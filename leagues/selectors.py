@@ -292,9 +292,9 @@ def player_game_figures(*, player, viewer=None, limit: int = 200) -> dict:
     """Heads per round of the player's latest finished games, and the best and worst.
 
     The best and worst games are named and linked: only those `viewer` may see listed
-    (games.rendering.listed_to); the heads per round are figures of every game."""
+    (games.selectors.listed_to); the heads per round are figures of every game."""
     from games.models import Seat
-    from games.rendering import listed_to
+    from games.selectors import listed_to
 
     seats = (
         Seat.objects.filter(user=player, table__game__finished_at__isnull=False)
@@ -341,7 +341,7 @@ def player_cards_taken(*, player, limit: int = 8) -> list[dict]:
     """The cards the player picked up most often, over all their games but those whose
     deal another table still plays (a duplicate round: its piles are the hands dealt)."""
     from games.models import TakenCard
-    from games.rendering import deals_in_play
+    from games.selectors import deals_in_play
 
     return list(
         TakenCard.objects.filter(

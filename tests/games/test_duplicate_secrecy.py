@@ -147,21 +147,21 @@ def test_everything_opens_once_every_table_of_the_deal_is_over(round_of_two, who
 
 
 def test_a_table_without_a_deal_seed_has_no_siblings(alice, bob, django_assert_max_num_queries):
-    from games import rendering
+    from games import selectors
 
     table = services.table_create(user=alice, seats_count=2, options={})
     with django_assert_max_num_queries(0):
-        assert rendering.deal_in_play_elsewhere(table, bob) is None
+        assert selectors.deal_in_play_elsewhere(table, bob) is None
 
 
 def test_the_deal_question_is_one_query(round_of_two, django_assert_num_queries):
-    from games import rendering
+    from games import selectors
 
     with django_assert_num_queries(1):
-        deal = rendering.deal_in_play_elsewhere(round_of_two["finished"], round_of_two["spectator"])
+        deal = selectors.deal_in_play_elsewhere(round_of_two["finished"], round_of_two["spectator"])
     assert deal is not None and not deal.seated
     with django_assert_num_queries(1):
-        deal = rendering.deal_in_play_elsewhere(
+        deal = selectors.deal_in_play_elsewhere(
             round_of_two["finished"], round_of_two["seated_here"]
         )
     assert deal is not None and deal.seated
