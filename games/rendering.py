@@ -12,12 +12,13 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from django.template.loader import render_to_string
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template, render_to_string
 from django.utils import translation
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
-from games import engine, sections, selectors
+from games import engine, selectors
 from games.models import BOT_CHOICES, GAME_PLAY_FIELDS, Game, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -156,9 +157,17 @@ def _template(table: Table) -> str:
 
 
 def _render(snapshot: Snapshot, name: str, context: dict) -> str:
+    """The partial `name` of the table's kind's live.html; "" if the kind has no such
+    section (a kind defines only the sections its game has, docs/engines.md)."""
+    template = _template(snapshot.table)
+    try:
+        partial = get_template(f"{template}#{name}")
+    except TemplateDoesNotExist:
+        get_template(template)  # a kind without its live.html is an error, not a blank
+        return ""
     # Stripped: a frame's first element must start it (the load generator and the tests
     # read its id there), and the indentation of the partials is not worth sending.
-    return render_to_string(f"{_template(snapshot.table)}#{name}", context).strip()
+    return partial.render(context).strip()
 
 
 class _Kept(OrderedDict):
@@ -194,6 +203,7 @@ def _header(snapshot: Snapshot, language: str) -> str:
     table = snapshot.table
     key = (
         table.pk,
+        table.kind,
         language,
         str(table),
         table.seats_count,
@@ -208,7 +218,8 @@ def _seat_actions(snapshot: Snapshot, position: int, csrf_token: str, language: 
     # The leave/back form: it changes with the seat's absence and the game's end only.
     seat = snapshot.seat_at(position)
     ranking = snapshot.shared()["ranking"] if snapshot.game is not None else None
-    key = (snapshot.table.pk, language, seat.away, bool(ranking), csrf_token)
+    table = snapshot.table
+    key = (table.pk, table.kind, language, seat.away, bool(ranking), csrf_token)
 
     def render():
         context = {"table": snapshot.table, "my_seat": seat, "ranking": ranking}
@@ -217,74 +228,51 @@ def _seat_actions(snapshot: Snapshot, position: int, csrf_token: str, language: 
     return _actions.get_or_render(key, render)
 
 
-def _players(snapshot: Snapshot, language: str, actor: bool) -> str:
-    return sections.players(snapshot.shared(), language)
+# The sections of a game on, in the order of the frame, by their partial's name in
+# games/<kind>/live.html: those before the seat's hand, then those after it.
+_ABOVE_HAND = ("draft", "rows", "revealed")
+_BELOW_HAND = ("last_turn", "played", "score_sheet", "ranking")
 
-
-def _rows(snapshot: Snapshot, language: str, actor: bool) -> str:
-    v = snapshot.shared()["v"]
-    return sections.rows(language, v["version"], v["phase"], snapshot.board()["rows"], actor)
-
-
-def _revealed_section(snapshot: Snapshot, language: str, actor: bool) -> str:
-    board = snapshot.board()
-    return sections.revealed(language, board["revealed"], actor, board["chooser_name"])
-
-
-def _tail(snapshot: Snapshot, language: str, actor: bool) -> str:
-    shared, board = snapshot.shared(), snapshot.board()
-    html = sections.tail(
-        language,
-        board["last_turn"],
-        not board["revealed"],
-        board["played"],
-        board["score_sheet"],
-        [seat.name for seat in snapshot.seats],
-    )
-    if shared["ranking"]:  # the game is over: once per game, from the template
-        html += _render(snapshot, "ranking", {**shared, **board})
-    return html
-
-
-# Sections built in Python (games/sections.py) once a game is on, by name.
-_IN_PYTHON = {"players": _players, "rows": _rows, "revealed": _revealed_section, "tail": _tail}
-
-# Sections whose partial draws nothing unless the board context has something under the
-# same name (`{% if draft %}` in games/<kind>/live.html).
-_ONLY_WHEN_SHOWN = {"draft"}
+# Sections whose partial draws nothing unless the context has something under the same
+# name (`{% if draft %}` in games/<kind>/live.html): most whole frames have no draft, no
+# revealed cards, no ranking, and a template render of nothing still costs a render.
+_ONLY_WHEN_SHOWN = {"draft", "revealed", "last_turn", "score_sheet", "ranking"}
 
 
 def _part(snapshot: Snapshot, name: str, language: str, actor: bool = False) -> str:
     """A section every viewer of this version sees alike (but for the one who must
-    choose a row or pick a card: `actor`), rendered once per process and language."""
+    choose a row or pick a card: `actor`), rendered once per version, process and
+    language: the snapshot keeps the string for the table's other sockets."""
     key = (language, name, actor)
     html = snapshot.parts.get(key)
-    if html is not None:
-        return html
-    if snapshot.game is not None and name in _IN_PYTHON:
-        html = snapshot.parts[key] = _IN_PYTHON[name](snapshot, language, actor)
-    else:
-        context = {**snapshot.shared(), "actor": actor}
-        if snapshot.game is not None:
-            context.update(snapshot.board())
-        # The draft and the revealed cards are shown only while they happen: most whole
-        # frames have neither, and a template render of nothing still costs a render.
-        if name in _ONLY_WHEN_SHOWN and not context.get(name):
-            html = ""
-        else:
-            html = _render(snapshot, name, context)
-        snapshot.parts[key] = html
+    if html is None:
+        html = snapshot.parts[key] = _render_part(snapshot, name, actor)
     return html
 
 
+def _render_part(snapshot: Snapshot, name: str, actor: bool) -> str:
+    context = {**snapshot.shared(), "actor": actor}
+    # The players' table, sent for every version, needs only the shared context; the
+    # rest (rows, turns, score sheet) is built when a whole frame is.
+    if snapshot.game is not None and name != "players":
+        context.update(snapshot.board())
+    if name in _ONLY_WHEN_SHOWN and not context.get(name):
+        return ""
+    return _render(snapshot, name, context)
+
+
 def _hand(snapshot: Snapshot, position: int, language: str) -> str:
-    """The seat's `#hand` (games.sections), from its own view of the game only."""
+    """The seat's `#hand` partial, from its own view of the game only."""
     view = snapshot.seat_view(position)
     v = snapshot.shared()["v"]
-    faces = card_faces(engine.get(snapshot.table.kind), view["hand"] or [])
-    return sections.hand(
-        language, v["version"], faces, v["phase"] == "select", view["my_selection"]
-    )
+    context = {
+        "v": v,
+        "my_seat": snapshot.seat_at(position),
+        "hand": card_faces(engine.get(snapshot.table.kind), view["hand"] or []),
+        "can_select": v["phase"] == "select",
+        "my_selection": view["my_selection"],
+    }
+    return _render(snapshot, "hand", context)
 
 
 def _open_tag(snapshot: Snapshot, position: int | None) -> str:
@@ -319,12 +307,13 @@ def live_frame(snapshot: Snapshot, user, language: str, csrf_token: str = "", in
             html.append(_render(snapshot, "seats", context))
         else:
             actor = position is not None and position == snapshot.shared()["actor_position"]
-            for name in ("draft", "rows", "revealed"):
+            for name in _ABOVE_HAND:
                 html.append(_part(snapshot, name, language, actor))
             html.append(_part(snapshot, "players", language))
             if position is not None:
                 html.append(_hand(snapshot, position, language))
-            html.append(_part(snapshot, "tail", language))
+            for name in _BELOW_HAND:
+                html.append(_part(snapshot, name, language))
             if position is not None:
                 html.append(_seat_actions(snapshot, position, csrf_token, language))
         html.append("</div>")

@@ -1,7 +1,9 @@
 """The markup of one card, shared by the live table and the replay.
 
 A filter rather than an `{% include %}`: a table frame shows some thirty cards, and an
-include costs a template lookup and a context push each (docs/performance.md §5).
+include costs a template lookup and a context push each (docs/performance.md §5). The
+markup of a card is the same for every game version, so it is built once per card and
+language; everything else of a frame is in the kind's templates.
 """
 
 from functools import lru_cache
@@ -45,25 +47,3 @@ def cards(faces):
     filters, which cost a template node each."""
     language = get_language()
     return mark_safe("".join(_card_markup(language, f["number"], f["heads"]) for f in faces))
-
-
-@register.simple_tag
-def hand_cards(hand, can_select, my_selection, version):
-    """The cards of a seat's hand: buttons that send a selection (`ws-send`) while it may
-    choose, each with the version it is chosen at; the plain cards otherwise. The markup
-    of the `hand` partial's loop, built here: it is rendered for every selection."""
-    if not can_select:
-        return cards(hand)
-    language = get_language()
-    version = int(version)
-    buttons = []
-    for face in hand:
-        number = int(face["number"])
-        chosen = number == my_selection
-        buttons.append(
-            f'<button class="cardbtn{" chosen" if chosen else ""}" ws-send hx-vals=\'{{"type": '
-            f'"select", "card": {number}, "version": {version}, "id": "v{version}s{number}"}}\' '
-            f'aria-pressed="{"true" if chosen else "false"}">'
-            f"{_card_markup(language, number, face['heads'])}</button>"
-        )
-    return mark_safe("".join(buttons))

@@ -1,25 +1,44 @@
-"""The sections of a live frame built in Python (games/sections.py): what each shows, in
-French and in English, and that what they carry from players is escaped."""
+"""The sections of a live frame, partials of games/<kind>/live.html: what each shows, in
+French and in English, that what they carry from players is escaped, and that the page
+load and every push compose the `#live` frame from the same partials."""
 
+import copy
 import json
 import re
 
+import pytest
+from django.contrib.auth import get_user_model
+from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import engine, sections
+from games import engine, kinds, rendering
+from games.models import Game, Seat, Table
 from games.rendering import card_faces
+from tests.games.highcard import HIGHCARD, TEMPLATES
+from tests.games.highcard import engine as highcard
 
 nimmt = engine.get("nimmt")
+LIVE = "games/nimmt/live.html"
 BOARD = [
     {"index": index, "cards": card_faces(nimmt, row)}
     for index, row in enumerate([[3], [17, 20], [41], [99, 100, 101]])
 ]
 
 
+def partial(name: str, language: str, **context) -> str:
+    with translation.override(language):
+        return render_to_string(f"{LIVE}#{name}", context).strip()
+
+
+def flat(html: str) -> str:
+    """The markup without the indentation between its tags."""
+    return re.sub(r">\s+<", "><", html)
+
+
 def test_rows_show_every_card_and_buttons_only_for_the_chooser():
-    with translation.override("en"):
-        plain = sections.rows("en", 12, "select", BOARD, actor=False)
-        chooser = sections.rows("en", 12, "choose_row", BOARD, actor=True)
+    select, choose = {"phase": "select", "version": 12}, {"phase": "choose_row", "version": 12}
+    plain = partial("rows", "en", v=select, rows=BOARD, actor=False)
+    chooser = partial("rows", "en", v=choose, rows=BOARD, actor=True)
     for html in (plain, chooser):
         assert html.startswith('<section class="board" id="rows" aria-label="Rows">')
         assert html.count('<div class="row') == 4
@@ -34,11 +53,10 @@ def test_rows_show_every_card_and_buttons_only_for_the_chooser():
 
 
 def test_rows_in_french_and_nothing_during_a_draft():
-    with translation.override("fr"):
-        html = sections.rows("fr", 3, "choose_row", BOARD, actor=True)
-        assert sections.rows("fr", 3, "draft", [], actor=False) == ""
+    html = partial("rows", "fr", v={"phase": "choose_row", "version": 3}, rows=BOARD, actor=True)
     assert 'aria-label="Rangées"' in html
     assert "Ramasser la rangée 4</button>" in html
+    assert partial("rows", "fr", v={"phase": "draft", "version": 3}, rows=[], actor=False) == ""
 
 
 PLAYS = [
@@ -48,17 +66,16 @@ PLAYS = [
 
 
 def test_revealed_cards_and_who_chooses_escaped():
-    with translation.override("en"):
-        others = sections.revealed("en", PLAYS, actor=False, chooser_name="<b>Zoé</b>")
-        chooser = sections.revealed("en", PLAYS, actor=True, chooser_name="<b>Zoé</b>")
-        assert sections.revealed("en", None, actor=False, chooser_name="") == ""
+    shown = {"revealed": PLAYS, "chooser_name": "<b>Zoé</b>"}
+    others = flat(partial("revealed", "en", actor=False, **shown))
+    chooser = partial("revealed", "en", actor=True, **shown)
+    assert partial("revealed", "en", revealed=None, actor=False, chooser_name="") == ""
     assert '<section class="card revealed" id="revealed"><h2>Revealed</h2>' in others
     assert "<b>Zoé</b>" not in others and "&lt;b&gt;Zoé&lt;/b&gt; is choosing a row." in others
     assert re.findall(r'<li class="(\w*)">', others) == ["", "placed"]
     assert [int(n) for n in re.findall(r"<b>(\d+)</b>", others)] == [5, 40]
     assert "choose the row you take" in chooser and "is choosing" not in chooser
-    with translation.override("fr"):
-        french = sections.revealed("fr", PLAYS, actor=False, chooser_name="Bob")
+    french = partial("revealed", "fr", revealed=PLAYS, actor=False, chooser_name="Bob")
     assert "Cartes révélées" in french and "Bob choisit une rangée." in french
 
 
@@ -69,10 +86,22 @@ LAST_TURN = [
 SHEET = [{"round": 1, "heads": [4, 11]}, {"round": 2, "heads": [0, 3]}]
 
 
-def test_the_tail_shows_the_last_turn_the_cards_seen_and_the_score_sheet():
+def seats_named(*names):
+    return [Seat(position=position, bot=name) for position, name in enumerate(names)]
+
+
+def after_the_hand(language: str, **context) -> str:
+    return "".join(
+        partial(name, language, **context) for name in ("last_turn", "played", "score_sheet")
+    )
+
+
+def test_after_the_hand_the_last_turn_the_cards_seen_and_the_score_sheet():
     faces = card_faces(nimmt, [8, 55, 104])
-    with translation.override("en"):
-        html = sections.tail("en", LAST_TURN, True, faces, SHEET, ["<i>Zoé</i>", "Bob"])
+    seats = seats_named("<i>Zoé</i>", "Bob")
+    html = flat(
+        after_the_hand("en", last_turn=LAST_TURN, played=faces, score_sheet=SHEET, seats=seats)
+    )
     last, played, sheet = re.findall(r'<section class="card ([\w-]+)" id="([\w-]+)">', html)
     assert [last, played, sheet] == [
         ("last-turn", "last-turn"),
@@ -91,16 +120,97 @@ def test_the_tail_shows_the_last_turn_the_cards_seen_and_the_score_sheet():
     assert "<th>Round</th>" in html
 
 
-def test_the_tail_shows_only_what_there_is_and_speaks_french():
-    with translation.override("en"):
-        # During a reveal the last turn gives way to the revealed cards; no panel of the
-        # cards seen unless the table shows them; no sheet before a round has ended.
-        assert sections.tail("en", LAST_TURN, False, None, [], ["Zoé", "Bob"]) == ""
-        assert sections.tail("en", None, True, None, [], []) == ""
-        nothing_seen = sections.tail("en", None, True, [], [], [])
+def test_after_the_hand_only_what_there_is_and_in_french():
+    # During a reveal the last turn gives way to the revealed cards; no panel of the
+    # cards seen unless the table shows them; no sheet before a round has ended.
+    seats = seats_named("Zoé", "Bob")
+    during_reveal = {"last_turn": LAST_TURN, "revealed": PLAYS, "played": None}
+    assert after_the_hand("en", score_sheet=[], seats=seats, **during_reveal) == ""
+    assert after_the_hand("en", last_turn=None, played=None, score_sheet=[], seats=[]) == ""
+    nothing_seen = after_the_hand("en", last_turn=None, played=[], score_sheet=[], seats=[])
     assert '<p class="seen">—</p>' in nothing_seen
-    with translation.override("fr"):
-        french = sections.tail("fr", LAST_TURN, True, [], SHEET, ["Zoé", "Bob"])
+    french = after_the_hand("fr", last_turn=LAST_TURN, played=[], score_sheet=SHEET, seats=seats)
     assert "<h2>Dernier tour</h2>" in french and "a ramassé la rangée 3" in french
     assert "<h2>Cartes vues dans la manche</h2>" in french
     assert "<h2>Feuille de score</h2>" in french and "<th>Manche</th>" in french
+
+
+# Whole frames, from a table built in memory: rendering reads no database.
+
+
+def table_of(kind: str, players: int, names: list[str]):
+    user_model = get_user_model()
+    users = [user_model(pk=10 + i, username=f"p{i}", display_name=names[i]) for i in range(players)]
+    game_engine = engine.get(kind)
+    table = Table(
+        pk=90007,
+        kind=kind,
+        created_by=users[0],
+        seats_count=players,
+        options=game_engine.normalize_options({}, players) if kind == "nimmt" else {},
+        status="playing",
+    )
+    seats = [Seat(table=table, position=i, user=users[i]) for i in range(players)]
+    return users, table, seats
+
+
+def snapshot_of(table, seats, state, kind="nimmt"):
+    dumped = engine.get(kind).dump(state)
+    game = Game(pk=90007, table_id=table.pk, state=dumped, version=state.version)
+    return rendering.Snapshot(table=table, game=game, seats=seats, state=state)
+
+
+def test_a_whole_frame_is_the_partials_in_order_and_escapes_names():
+    users, table, seats = table_of("nimmt", 3, ["<script>x</script>", "Bob", "Chloé"])
+    state = nimmt.new_game(players=3, options=table.options, seed=5)
+    state, _events = nimmt.apply(state, 1, {"type": "select", "card": state.hands[1][0]})
+    snapshot = snapshot_of(table, seats, state)
+    frame = rendering.live_frame(snapshot, users[1], "en", "token")
+    assert frame.startswith(f'<div id="live" data-version="{state.version}" data-phase="select"')
+    ids = re.findall(r'<(?:section|div|header)[^>]*\bid="([\w-]+)"', frame)
+    assert ids == ["live", "rows", "players", "hand", "seat-actions"]
+    assert "<script>" not in frame and frame.count("&lt;script&gt;x&lt;/script&gt;") == 1
+    players = re.search(r'<section id="players".*?</section>', frame, flags=re.DOTALL).group()
+    assert re.findall(r'<tr data-seat="(\d)">', players) == ["0", "1", "2"]
+    assert players.count("✓ chosen") == 1 and players.count("choosing…") == 2
+    # A push within the decision point: the same players' section, then the seat's hand.
+    update = rendering.update_frame(snapshot, 1, "en", True)
+    assert update.startswith(players)
+    chosen = re.findall(r'"card": (\d+)[^>]*aria-pressed="true"', update)
+    assert chosen == [str(state.selections[1])]
+    with translation.override("fr"):
+        french = rendering.live_frame(snapshot, users[0], "fr", "token")
+    assert "<h2>Votre main</h2>" in french and "Choisissez une carte." in french
+
+
+# A kind whose live.html defines only a header, the players and the hand.
+SMALL_LIVE = """{% load partials %}
+{% partialdef header %}<header class="table-head"><h1>{{ table }}</h1></header>{% endpartialdef %}
+{% partialdef players %}<section id="players">{{ players|length }}</section>{% endpartialdef %}
+{% partialdef hand %}<section id="hand">{{ hand|length }}</section>{% endpartialdef %}
+"""
+
+
+@pytest.fixture
+def small_kind(settings, tmp_path):
+    """Higher card wins (tests/games/highcard/) registered with a live.html of three
+    partials, found first in a template directory of this test."""
+    (tmp_path / "games" / "highcard").mkdir(parents=True)
+    (tmp_path / "games" / "highcard" / "live.html").write_text(SMALL_LIVE)
+    templates = copy.deepcopy(settings.TEMPLATES)
+    templates[0]["DIRS"] = [tmp_path, *templates[0]["DIRS"], TEMPLATES]
+    settings.TEMPLATES = templates
+    kinds.register(HIGHCARD)
+    yield HIGHCARD
+    kinds.unregister(HIGHCARD.name)
+
+
+def test_a_kind_draws_only_the_sections_its_template_has(small_kind):
+    users, table, seats = table_of("highcard", 2, ["Ann", "Ben"])
+    state = highcard.new_game(players=2, options={}, seed=4)
+    frame = rendering.live_frame(snapshot_of(table, seats, state, "highcard"), users[0], "en")
+    assert frame == (
+        '<div id="live" data-version="0" data-phase="select" data-me="0">'
+        '<header class="table-head"><h1>Table 90007</h1></header>'
+        '<section id="players">2</section><section id="hand">3</section></div>'
+    )
