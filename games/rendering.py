@@ -116,6 +116,12 @@ def _shared_context(snapshot: Snapshot) -> dict:
             "players": [
                 {
                     "seat": seat,
+                    # The seat's own entries as plain values: what a template reads from
+                    # a dict costs less than what it reads from a model instance. Not its
+                    # name: a bot's is translated in each frame's language.
+                    "position": seat.position,
+                    "bot": bool(seat.bot),
+                    "away": seat.away,
                     "selected": v["selected"][seat.position],
                     "to_act": seat.position in v["to_act"],
                     "pile": v["piles"][seat.position],
@@ -146,7 +152,8 @@ def _board_context(snapshot: Snapshot) -> dict:
         "revealed": _revealed(game_engine, v, seats),
         "draft": _draft(game_engine, v, seats),
         "score_sheet": _score_sheet(v),
-        "played": card_faces(game_engine, v["seen"]) if snapshot.table.show_played else None,
+        # The numbers of the cards seen (the panel lists numbers, not cards).
+        "played": list(v["seen"]) if snapshot.table.show_played else None,
         "picked_up": snapshot.picked_up,
         "deal_closed": snapshot.deal_closed,
     }

@@ -97,7 +97,7 @@ def after_the_hand(language: str, **context) -> str:
 
 
 def test_after_the_hand_the_last_turn_the_cards_seen_and_the_score_sheet():
-    faces = card_faces(nimmt, [8, 55, 104])
+    faces = [8, 55, 104]
     seats = seats_named("<i>Zoé</i>", "Bob")
     html = flat(
         after_the_hand("en", last_turn=LAST_TURN, played=faces, score_sheet=SHEET, seats=seats)
@@ -214,3 +214,16 @@ def test_a_kind_draws_only_the_sections_its_template_has(small_kind):
         '<header class="table-head"><h1>Table 90007</h1></header>'
         '<section id="players">2</section><section id="hand">3</section></div>'
     )
+
+
+def test_a_bots_name_is_in_each_frames_language():
+    # The sections of a version are shared by every reader, whatever their language: a
+    # bot's name is translated when each frame is drawn, not when the version is read.
+    users, table, seats = table_of("nimmt", 3, ["Ann", "Ben", "Cid"])
+    seats[2] = Seat(table=table, position=2, bot="heuristic")
+    state = nimmt.new_game(players=3, options=table.options, seed=6)
+    snapshot = snapshot_of(table, seats, state)
+    english = rendering.live_frame(snapshot, users[0], "en")
+    french = rendering.live_frame(snapshot, users[1], "fr")
+    assert "<td>Heuristic bot <span" in english and "Robot malin" not in english
+    assert "<td>Robot malin <span" in french and "Heuristic bot" not in french
