@@ -160,8 +160,8 @@ if os.environ.get("BENCH_LOOP_LAG"):
     threading.Thread(target=_watch, name="bench-loop-lag", daemon=True).start()
 
 # BENCH_STAGES=1: time the stages of each decision in the server (socket message received
-# -> decision thread starts -> thread ends -> acknowledgement built; in_server: received ->
-# acknowledgement built, whichever path) and log percentiles every 10 s, to see where the
+# -> decision starts -> decision ends -> acknowledgement built; in_server: received ->
+# acknowledgement built) and log percentiles every 10 s, to see where the
 # submit->ack latency goes.
 if os.environ.get("BENCH_STAGES"):
     import threading
@@ -175,14 +175,14 @@ if os.environ.get("BENCH_STAGES"):
         time.sleep(1)
         consumers = sys.modules["games.consumers"]
         stamps = {}
-        samples = {"wait": [], "run": [], "back": [], "in_server": [], "in_server_loop": []}
+        samples = {"wait": [], "run": [], "back": [], "in_server": []}
         original_decide, original_receive = consumers._decide, consumers.TableConsumer.receive
         original_ack = consumers._ack_frame
 
-        def _decide(table_id, user, message):
+        async def _decide(table_id, user, message):
             started = time.perf_counter()
             try:
-                return original_decide(table_id, user, message)
+                return await original_decide(table_id, user, message)
             finally:
                 stamps.setdefault(message.id, {}).update(start=started, end=time.perf_counter())
 
@@ -200,8 +200,6 @@ if os.environ.get("BENCH_STAGES"):
             now = time.perf_counter()
             if seen and "received" in seen:
                 samples["in_server"].append(now - seen["received"])
-                if "start" not in seen:
-                    samples["in_server_loop"].append(now - seen["received"])
             if seen and {"received", "start", "end"} <= seen.keys():
                 samples["wait"].append(seen["start"] - seen["received"])
                 samples["run"].append(seen["end"] - seen["start"])
@@ -210,20 +208,6 @@ if os.environ.get("BENCH_STAGES"):
 
         consumers._decide, consumers.TableConsumer.receive = _decide, receive
         consumers._ack_frame = ack
-        # The loop's own statements, from asking for a connection to the answer read.
-        loopdb = sys.modules.get("games.loopdb")
-        if loopdb is not None:
-            samples["statement"] = []
-            original_run = loopdb._Connections.run
-
-            async def run(self, sql, args, fetch):
-                started = time.perf_counter()
-                try:
-                    return await original_run(self, sql, args, fetch)
-                finally:
-                    samples["statement"].append(time.perf_counter() - started)
-
-            loopdb._Connections.run = run
         while True:
             time.sleep(10)
             parts = []
@@ -242,60 +226,6 @@ if os.environ.get("BENCH_STAGES"):
             print("stages ms: " + "; ".join(parts), file=sys.stderr, flush=True)
 
     threading.Thread(target=_stages, name="bench-stages", daemon=True).start()
-
-# BENCH_COUNTS=1: count, every 10 s, how the server's event loop fared with another
-# process's versions and its own connections: catch-ups of a kept version (already kept,
-# taken from the announcement's move, read on the loop, left to a thread), selections
-# planned again after a move elsewhere, loop statements refused for want of a free
-# connection.
-if os.environ.get("BENCH_COUNTS"):
-    import collections
-    import threading
-    import time
-
-    def _counts():
-        while "games.consumers" not in sys.modules or "games.loopdb" not in sys.modules:
-            time.sleep(0.2)
-        from games import loopdb, rendering
-
-        counts = collections.Counter()
-        original_catch_up, original_run = rendering.catch_up, loopdb._Connections.run
-
-        async def catch_up(table_id, at_least, move=None):
-            if rendering.snapshot_at(table_id, at_least) is not None:
-                counts["kept"] += 1
-                return await original_catch_up(table_id, at_least, move)
-            reads = counts["fetch"]
-            snapshot = await original_catch_up(table_id, at_least, move)
-            if snapshot is None:
-                counts["left to a thread"] += 1
-            elif counts["fetch"] == reads:
-                counts["taken from the move"] += 1
-            else:
-                counts["read on the loop"] += 1
-            return snapshot
-
-        async def run(self, sql, args, fetch):
-            result = await original_run(self, sql, args, fetch)
-            counts["busy" if result is loopdb.BUSY else "fetch" if fetch else "statement"] += 1
-            return result
-
-        rendering.catch_up, loopdb._Connections.run = catch_up, run
-        while True:
-            time.sleep(10)
-            print(f"counts: {dict(counts)}", file=sys.stderr, flush=True)
-            counts.clear()
-
-    threading.Thread(target=_counts, name="bench-counts", daemon=True).start()
-
-# BENCH_LOOP_SIZE=16, BENCH_LOOP_WAIT=1.0: how many PostgreSQL connections each event loop
-# may keep for its statements and reads, and how long one waits for a free one before the
-# thread path (games.loopdb.SIZE, WAIT).
-if os.environ.get("BENCH_LOOP_SIZE") or os.environ.get("BENCH_LOOP_WAIT"):
-    from games import loopdb as _loopdb
-
-    _loopdb.SIZE = int(os.environ.get("BENCH_LOOP_SIZE") or _loopdb.SIZE)
-    _loopdb.WAIT = float(os.environ.get("BENCH_LOOP_WAIT") or _loopdb.WAIT)
 
 # BENCH_FAST_LOGIN=1: the accounts of the run hashed with a cheap hasher, for the login
 # phase only (500 logins at Django's 1,000,000 PBKDF2 iterations take 85-270 s of the two

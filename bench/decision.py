@@ -9,7 +9,8 @@ beside DATABASE_URL's), seats `--players` players at a table of 20 rounds, and p
 `--turns` turns of random selections through `games.services.game_decide`. After every
 decision it builds what the table's consumers would send (games/consumers.py): a whole
 `#live` per seat when the decision point moved, else `#players` per seat and the
-decider's own `#hand` (docs/protocol.md), in English, from the snapshot the service kept.
+decider's own `#hand` (docs/protocol.md), in English, from the snapshot read once for
+the table's version.
 Figures: CPU time per decision of the service and of the frames (medians over the run),
 queries per decision, and the rendering of one whole frame per seat at a new point.
 `BENCH_SHOW_QUERIES=1` also prints the SQL of one decision.
@@ -79,8 +80,7 @@ def run(args, connection, CaptureQueriesContext) -> None:
         seat = rng.choice(nimmt.to_act(state))
         decision = rng.choice(nimmt.legal(state, seat))
         started = cpu()
-        # As the consumer does: the announcements are handed back, not sent from here.
-        with CaptureQueriesContext(connection) as captured, services.announcements_deferred():
+        with CaptureQueriesContext(connection) as captured:
             accepted = services.game_decide(
                 table_id=table.pk,
                 user=users[seat],
@@ -94,8 +94,9 @@ def run(args, connection, CaptureQueriesContext) -> None:
                 print("   ", query["sql"][:160])
         queries.append(len(captured.captured_queries))
         decisions += 1
-        snapshot = rendering.snapshot_at(table.pk, accepted.version)
         started = cpu()
+        snapshot = rendering.read_snapshot(table.pk)  # as a process told of the version
+        assert snapshot.version == accepted.version
         if snapshot.point_version != point:
             for user in users:
                 rendering.live_frame(snapshot, user, "en", "token")

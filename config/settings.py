@@ -152,10 +152,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 REDIS_URL = os.environ.get("REDIS_URL", "")
 # Names of this site's keys and channels in Redis (two sites, or test runs, may share one).
 REDIS_PREFIX = os.environ.get("REDIS_PREFIX", "sixclub")
-# With Redis, live tables' announcements are Redis pub/sub messages handled by each
-# process's hub (games/hub.py), which subscribes again after a Redis restart. The channel
-# layer carries the rest (lobby updates, closing a logged-out session's sockets):
-# channels-redis' queues by default. CHANNEL_LAYER=pubsub uses its pub/sub layer, which
+# The channel layer carries every announcement ("table N is at version v", lobby updates,
+# closing a logged-out session's sockets): channels-redis' queues by default.
+# CHANNEL_LAYER=pubsub uses its pub/sub layer, which
 # with channels-redis 4.3 and redis-py 8 hears nothing after a Redis restart until the
 # process is restarted (docs/deploy.md).
 CHANNEL_LAYER = os.environ.get("CHANNEL_LAYER", "queues")
@@ -219,12 +218,9 @@ if len(GC_THRESHOLDS) != 3 or not all(n.isdigit() and int(n) > 0 for n in GC_THR
     raise ImproperlyConfigured("GC_THRESHOLDS must be three positive whole numbers, as 10000,10,10")
 GC_THRESHOLDS = tuple(int(n) for n in GC_THRESHOLDS)
 
-# Selections within a turn stored from the event loop on its own PostgreSQL connections
-# (games/loopdb.py) rather than in a decision thread.
-SIXCLUB_LOOP_SELECTIONS = env_bool("LOOP_SELECTIONS", True)
-
-# Frames sent to the kernel as they are written rather than at the next poll (config/writes.py).
-SIXCLUB_EAGER_WRITES = env_bool("EAGER_WRITES", True)
+# Threads per server process that run players' decisions (games/consumers.py); each holds
+# a database connection while it works.
+SIXCLUB_DECISION_THREADS = env_int("DECISION_THREADS", 8)
 
 # WebSocket messages per user: a burst, then so many a minute, counted across processes
 # with Redis (games/limits.py).

@@ -9,20 +9,21 @@ import asyncio
 import logging
 import random
 import time
+import weakref
+from concurrent.futures import ThreadPoolExecutor
 
 from autobahn.exception import Disconnected
-from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
-from django.utils.translation import trans_real
 
-from games import hub, limits, loopdb, rendering, selectors, services, shutdown
+from games import limits, rendering, selectors, services, shutdown
 from games.protocol import ProtocolError, parse_message
-from games.services import LOBBY_GROUP
+from games.services import LOBBY_GROUP, table_group
 
 log = logging.getLogger(__name__)
 
@@ -50,30 +51,6 @@ def _session_alive(session_key) -> bool:
     return Session.objects.filter(session_key=session_key, expire_date__gt=timezone.now()).exists()
 
 
-async def _session_alive_on_loop(session_key) -> bool | None:
-    """`_session_alive` read on the event loop's own connection (games.loopdb): whether
-    the session is alive, or None if it must be read in a thread (no such connection
-    here, none free, sessions not kept in the database, or an error)."""
-    from django.conf import settings
-    from django.contrib.sessions.models import Session
-    from django.utils import timezone
-
-    if not loopdb.available() or settings.SESSION_ENGINE != "django.contrib.sessions.backends.db":
-        return None
-    table = Session._meta.db_table
-    try:
-        row = await loopdb.fetchone(
-            f'SELECT 1 FROM "{table}" WHERE session_key = %s AND expire_date > %s',
-            [session_key, timezone.now()],
-        )
-    except Exception:
-        log.info("session check left for a thread", exc_info=True)
-        return None
-    if row is loopdb.BUSY:
-        return None
-    return row is not None
-
-
 class _HtmlConsumer(AsyncWebsocketConsumer):
     async def send(self, text_data=None, bytes_data=None, close=False):
         try:
@@ -89,30 +66,18 @@ class _HtmlConsumer(AsyncWebsocketConsumer):
         await self.accept()
         await self.close(code=code)
 
-    async def dispatch(self, message):
-        # Channels' own dispatch first closes stale database connections, a hop to the
-        # thread shared by every socket for each message this consumer handles (each
-        # announcement, each frame received). These consumers reach the database only
-        # through database_sync_to_async, which does the same around each of its calls.
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
-
     async def _language(self):
         """The language of the page that opened this socket, chosen as the pages choose it:
         the language cookie, then the player's choice, then the browser, then French."""
-        from django.conf import settings
-
         cookie = self.scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME, "")
         chosen = getattr(self.scope["user"], "preferred_language", "")
         for candidate in (cookie, chosen):
             if candidate in dict(settings.LANGUAGES):
                 return candidate
         header = dict(self.scope.get("headers", [])).get(b"accept-language", b"")
-        for code, _quality in trans_real.parse_accept_lang_header(header.decode("latin-1")):
+        for code in _accepted_languages(header.decode("latin-1")):
             try:
-                return trans_real.get_supported_language_variant(code)
+                return translation.get_supported_language_variant(code)
             except LookupError:
                 continue
         return settings.LANGUAGE_CODE
@@ -160,10 +125,8 @@ class TableConsumer(_HtmlConsumer):
         if not user.is_authenticated:
             await self.refuse(REFUSED)
             return
-        # Channels hands a lazy proxy, which every read of an attribute goes through; the
-        # user is read for every frame (its seat) and every message.
-        self.user = user = getattr(user, "_wrapped", user)
-        self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
+        self.user = user
+        self.table_id = self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
         access = await database_sync_to_async(selectors.table_access)(self.table_id, user)
         if access is None:
             await self.refuse(NOT_FOUND)
@@ -172,15 +135,11 @@ class TableConsumer(_HtmlConsumer):
         self.sent_version = -1
         self.sent_point = None
         self.sent_selection = None
-        self.announcing = set()
         self.pushing = asyncio.Lock()
         # Channels' AuthMiddleware read the session to find the user just now: the next
         # reading is due within one interval.
         self.session_due = time.monotonic() + random.uniform(0, SESSION_CHECK_SECONDS)
-        # The table's announcements come from this process's hub (games/hub.py), which
-        # listens to the table once for every socket of this process.
-        self.hub = hub.current()
-        await self.hub.join(self.table_id, self)
+        await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         await self.channel_layer.group_add(user_group(user.pk), self.channel_name)
         await self.accept()
         shutdown.register(self)
@@ -191,11 +150,8 @@ class TableConsumer(_HtmlConsumer):
 
     async def disconnect(self, code):
         shutdown.unregister(self)
-        if hasattr(self, "hub"):
-            await self.hub.leave(self.table_id, self)
-            if not self.hub.sockets:
-                # No table socket left in this process: no selection to store either.
-                await loopdb.close()
+        if hasattr(self, "pushing"):
+            await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
             await self.channel_layer.group_discard(user_group(self.user.pk), self.channel_name)
 
     async def session_ended(self, event):
@@ -225,20 +181,7 @@ class TableConsumer(_HtmlConsumer):
             await self._push(force=True)
             return
         try:
-            # Most decisions are selections within a turn: one statement, sent from this
-            # event loop (games.loopdb). The others, and any the loop cannot store, go to
-            # a decision thread: off the thread shared by every socket of this process,
-            # where other tables' commits would queue behind them (docs/performance.md).
-            # The game row lock orders the decisions of one table whichever thread runs
-            # them.
-            done = await services.decide_on_loop(
-                self.table_id, self.user, message.decision, message.id, message.version
-            )
-            if done is None:
-                done = await database_sync_to_async(_decide, thread_sensitive=False)(
-                    self.table_id, self.user, message
-                )
-            accepted, announcements = done
+            accepted = await _decide(self.table_id, self.user, message)
         except services.ServiceError as error:
             log.info(
                 "table %s: refused decision from %s: %s",
@@ -248,30 +191,9 @@ class TableConsumer(_HtmlConsumer):
             )
             await self._send_error(error.code, error.message, message.id)
             return
-        # Committed: acknowledge first, then tell the table, then show this seat its own
-        # move. The announcement goes out even if this socket has closed meanwhile.
-        task = asyncio.ensure_future(self._announce(announcements))
-        self.announcing.add(task)
-        task.add_done_callback(self.announcing.discard)
+        # Committed (and announced to the table): acknowledge, then show this seat its move.
         await self.send(text_data=_ack_frame(message.id, accepted.version))
-        # Under daphne the acknowledgement has left (config/writes.py) unless the socket
-        # was behind; otherwise Twisted writes it at the event loop's next poll. Either
-        # way the renders (this seat's frame, the table's frames in this process) wait
-        # for that poll, so that the decisions that arrived meanwhile are read, and
-        # their statements sent, first (hub.after_writes, docs/performance.md §16-17).
-        await hub.after_writes()
         await self._push(at_least=accepted.version)
-
-    async def _announce(self, announcements):
-        for group, event in announcements:
-            try:
-                if event["type"] == "table.changed":
-                    await self.hub.announce(event["table"], event)
-                else:
-                    await self.channel_layer.group_send(group, event)
-            except Exception:
-                # Committed already; screens catch up with the next change or a `sync`.
-                log.exception("could not announce %s to %s", event.get("type"), group)
 
     async def table_changed(self, event):
         version = event.get("version")
@@ -281,25 +203,18 @@ class TableConsumer(_HtmlConsumer):
             return
         if version <= self.sent_version:
             return
-        await self._push(at_least=version, move=event.get("move"))
+        await self._push(at_least=version)
 
-    async def _push(self, force=False, at_least=None, move=None):
-        # Announcements arrive from the hub while a frame of this socket may be on its
-        # way: one frame at a time keeps what the screen shows in version order.
+    async def _push(self, force=False, at_least=None):
+        # Announcements arrive while a frame of this socket may be on its way: one frame
+        # at a time keeps what the screen shows in version order.
         async with self.pushing:
-            await self._push_now(force, at_least, move)
+            await self._push_now(force, at_least)
 
-    async def _push_now(self, force, at_least, move=None):
-        snapshot = None
-        if at_least is not None:
-            # Kept by this process, or moved by another process's decisions: then taken
-            # from the announcement's move, or read on this event loop, if only the
-            # game's play moved (rendering.catch_up).
-            snapshot = await rendering.catch_up(self.table_id, at_least, move)
+    async def _push_now(self, force, at_least):
+        snapshot = await _snapshot(self.table_id, at_least)
         if snapshot is None:
-            snapshot = await database_sync_to_async(rendering.read_snapshot)(self.table_id)
-            if snapshot is None:
-                return
+            return
         version = snapshot.version
         if not force and version is not None and version <= self.sent_version:
             return
@@ -324,14 +239,9 @@ class TableConsumer(_HtmlConsumer):
             return True
         self.session_due = now + SESSION_CHECK_SECONDS
         session_key = self.scope["session"].session_key
-        alive = await _session_alive_on_loop(session_key)
-        if alive is None:
-            alive = await database_sync_to_async(_session_alive)(session_key)
-        return alive
+        return await database_sync_to_async(_session_alive)(session_key)
 
     def _csrf_token(self) -> str:
-        from django.conf import settings
-
         return self.scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, "")
 
     async def _send_error(self, code, message, request_id):
@@ -343,17 +253,74 @@ class TableConsumer(_HtmlConsumer):
         await self.send(text_data=html)
 
 
-def _decide(table_id, user, message):
-    """game_decide, with its announcements handed back to the consumer to send."""
-    with services.announcements_deferred() as announcements:
-        accepted = services.game_decide(
-            table_id=table_id,
-            user=user,
-            decision=message.decision,
-            client_id=message.id,
-            seen_version=message.version,
-        )
-    return accepted, announcements
+# Decisions run in threads of their own, off the one thread that Channels shares between
+# every socket for the other database work: the game row lock orders a table's decisions
+# whichever thread runs them.
+_deciders = ThreadPoolExecutor(
+    max_workers=settings.SIXCLUB_DECISION_THREADS, thread_name_prefix="decision"
+)
+
+
+async def _decide(table_id, user, message) -> services.Accepted:
+    decide = database_sync_to_async(
+        services.game_decide, thread_sensitive=False, executor=_deciders
+    )
+    return await decide(
+        table_id=table_id,
+        user=user,
+        decision=message.decision,
+        client_id=message.id,
+        seen_version=message.version,
+    )
+
+
+# Per event loop and table, the read of its latest version under way: the sockets of a
+# table told of one version read it once (rendering.read_snapshot keeps it for them).
+_reads: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict]" = weakref.WeakKeyDictionary()
+
+
+async def _snapshot(table_id: int, at_least: int | None):
+    """The table at version `at_least` or later (None: as the database has it now); None
+    if the table is gone."""
+    if at_least is not None:
+        kept = rendering.snapshot_at(table_id, at_least)
+        if kept is not None:
+            return kept
+        reads = _reads.setdefault(asyncio.get_running_loop(), {})
+        reading = reads.get(table_id)
+        if reading is None:
+            reading = reads[table_id] = asyncio.ensure_future(_read(table_id))
+            reading.add_done_callback(lambda done: _forget_read(reads, table_id, done))
+        snapshot = await asyncio.shield(reading)
+        if snapshot is None or snapshot.version is None or snapshot.version >= at_least:
+            return snapshot
+        # That read began before this version was committed: read again.
+    return await _read(table_id)
+
+
+def _forget_read(reads: dict, table_id: int, done) -> None:
+    if reads.get(table_id) is done:
+        del reads[table_id]
+
+
+async def _read(table_id: int):
+    return await database_sync_to_async(rendering.read_snapshot)(table_id)
+
+
+def _accepted_languages(header: str) -> list[str]:
+    """The language codes of an Accept-Language header, the preferred first."""
+    ranked = []
+    for index, part in enumerate(header.split(",")):
+        code, _sep, params = part.strip().partition(";")
+        quality = 1.0
+        if params.strip().startswith("q="):
+            try:
+                quality = float(params.strip()[2:])
+            except ValueError:
+                continue
+        if code and code != "*" and quality > 0:
+            ranked.append((-quality, index, code.strip()))
+    return [code for _q, _i, code in sorted(ranked)]
 
 
 def _ack_frame(request_id, version) -> str:

@@ -132,13 +132,6 @@ class Game(models.Model):
     # Bumped whenever a seat of this game is saved or deleted (games.signals): a process
     # may reuse the seats it read for an earlier decision while it has not moved.
     seats_version = models.PositiveIntegerField(default=0, editable=False)
-    # The entries of `state` that the decision from version `changes_from` changed, when
-    # one statement from an event loop stored it (games.services): another process that
-    # kept version `changes_from` reads these instead of the whole state
-    # (rendering.catch_up). They describe the game only while version == changes_from + 1;
-    # any other write leaves them behind or clears them.
-    changes = models.JSONField(null=True, blank=True, editable=False)
-    changes_from = models.PositiveIntegerField(null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("game")

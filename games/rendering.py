@@ -4,9 +4,6 @@ Only `engine.view(state, seat)` reaches a template: another seat's hand or unrev
 choice is never in a context, so it cannot leak into HTML.
 """
 
-import copy
-import datetime
-import json
 import logging
 import threading
 from collections import OrderedDict
@@ -19,7 +16,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 from games import engine, selectors
-from games.models import BOT_CHOICES, GAME_PLAY_FIELDS, Game, Seat, Table
+from games.models import BOT_CHOICES, Game, Seat, Table
 
 log = logging.getLogger(__name__)
 
@@ -78,8 +75,7 @@ class Snapshot:
         """What `position` may see (engine.view); the only source of a hand."""
         view = self.seat_views.get(position)
         if view is None:
-            # Made from the spectator view of this version (the engine adds the seat's own).
-            view = engine.get(self.table.kind).view(self.state, position, self.shared()["v"])
+            view = engine.get(self.table.kind).view(self.state, position)
             self.seat_views[position] = view
         return view
 
@@ -422,229 +418,25 @@ def snapshot_at(table_id: int, at_least: int) -> Snapshot | None:
 def read_snapshot(table_id: int, keep: bool = True) -> Snapshot | None:
     """The table as the database has it now; None if the table is gone.
 
-    With `keep`, the snapshot is kept for the table's other seats, and the seats this
-    process already holds are reused while `Game.seats_version` has not moved.
+    With `keep`, the snapshot is kept for the renders of its version by the table's other
+    sockets in this process (`snapshot_at`).
     """
-    game = Game.objects.filter(table_id=table_id).select_related("table").first()
+    # The table and its game in two queries, not linked to each other by the ORM: a
+    # game and its table linked both ways would be a reference cycle, and every snapshot
+    # replaced would wait, with its game's JSON state, for a full garbage collection
+    # instead of being freed at once. Nothing renders `game.table` nor `table.game`.
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return None
+    game = Game.objects.filter(table_id=table_id).first()
     if game is None:
-        table = Table.objects.filter(pk=table_id).first()
-        if table is None:
-            return None
         return Snapshot(table=table, game=None, seats=_seat_names(table))
-    table = game.table
     if not keep:
         return _snapshot(table, game, _seat_names(table), None)
-    seats = kept_seats(game)
-    return remember_snapshot(table, game, _seat_names(table) if seats is None else seats)
-
-
-async def catch_up(table_id: int, at_least: int, move: dict | None = None) -> Snapshot | None:
-    """The kept snapshot of a table brought to version `at_least` or later on the event
-    loop, when only the game's play moved since (another process's decisions).
-
-    With the `move` that came with the announcement (`move_of`), when it starts from the
-    kept version, nothing is read: the kept version plus the move is the new one. Else
-    one query on the event loop's own connection (games.loopdb) reads the game's play
-    fields and its table's row; the kept table and seats are reused. Returns None, and
-    the caller reads the table in a thread (`read_snapshot`), whenever anything more may
-    be needed: nothing kept, the seats or the table changed, a game at its end (its
-    picked-up piles are other rows), no free connection, any database error.
-    """
-    from games import loopdb
-
-    kept = snapshot_at(table_id, at_least)
-    if kept is not None:
-        return kept
-    kept = _snapshots.get(table_id)
-    if kept is None or kept.game is None or kept.version is None:
-        return None
-    game_engine = engine.get(kept.table.kind)
-    known = _known_dump(kept, game_engine)
-    if move is not None and known is not None:
-        try:
-            snapshot = _moved(kept, known, move, at_least, game_engine)
-        except Exception:  # not as `move_of` makes them: read the row instead
-            log.warning("table %s: a move that does not apply", table_id, exc_info=True)
-            snapshot = None
-        if snapshot is not None:
-            return snapshot
-    if not loopdb.available():
-        return None
-    try:
-        query = _catch_up_query(kept.game.pk, -1 if known is None else kept.version)
-        row = await loopdb.fetchone(*query)
-    except Exception:
-        log.info("table %s: read in a thread instead", table_id, exc_info=True)
-        return None
-    if row is None or row is loopdb.BUSY:
-        return None
-    fields = len(GAME_PLAY_FIELDS) + 2
-    play, table_values = row[:fields], row[fields:]
-    seats_version, changes = play[0], play[1]
-    values = dict(zip(GAME_PLAY_FIELDS, play[2:], strict=True))
-    table = kept.table
-    if (
-        values["version"] < at_least
-        or values["finished_at"] is not None
-        or seats_version != kept.game.seats_version
-        or any(
-            getattr(table, field.attname) != value
-            for field, value in zip(Table._meta.concrete_fields, table_values, strict=True)
-        )
-    ):
-        return None
-    latest = snapshot_at(table_id, at_least)  # another socket's read may have come first
-    if latest is not None:
-        return latest
-    if values["state"] is None:
-        # The row holds the changes from the kept version: only they were read.
-        values["state"] = {**known, **changes}
-        state = game_engine.load_changes(kept.state, changes)
-    else:
-        state = _load_from(kept, values["state"], game_engine)
-    if game_engine.is_over(state):
-        return None
-    return _keep_next(kept, values, state)
-
-
-def _keep_next(kept: Snapshot, values: dict, state) -> Snapshot:
-    """Keep, as the table's latest version, the kept game with the play fields `values`
-    (GAME_PLAY_FIELDS) and the engine `state`, with the kept table and seats."""
-    game = copy.copy(kept.game)
-    for name, value in values.items():
-        setattr(game, name, value)
-    return remember_snapshot(kept.table, game, kept.seats, state)
-
-
-def move_of(table: Table, game: Game, changes: dict | None) -> dict | None:
-    """What another process needs to bring the version before `game`'s to it without
-    reading anything (`catch_up`), sent with the announcement of a decision stored from
-    the event loop: the entries of the state that changed, the game's other play fields,
-    and what the version before must have been for them to apply to it (its version, its
-    seats, its table). None when there is no such thing to send (the changes unknown, the
-    game over)."""
-    if changes is None or game.finished_at is not None or game.result is not None:
-        return None
-    return {
-        "from": game.version - 1,
-        "changes": changes,
-        "version": game.version,
-        "point_version": game.point_version,
-        "deadline": game.deadline.isoformat() if game.deadline else None,
-        "seats": game.seats_version,
-        "table": _table_print(table),
-    }
-
-
-_TABLE_COLUMNS = tuple(field.attname for field in Table._meta.concrete_fields)
-
-
-def _table_print(table: Table) -> str:
-    """The table's row as a string that two processes compute alike from equal rows.
-
-    Kept on the table object with the values it was made from, and made again only when
-    they differ (a copy changed by `_settle`, an admin's change read anew)."""
-    values = tuple(getattr(table, name) for name in _TABLE_COLUMNS)
-    made = table.__dict__.get("_print")
-    if made is not None and made[0] == values:
-        return made[1]
-    row = dict(zip(_TABLE_COLUMNS, values, strict=True))
-    printed = json.dumps(row, sort_keys=True, default=_print_value)
-    table.__dict__["_print"] = (values, printed)
-    return printed
-
-
-def _print_value(value):
-    if isinstance(value, datetime.datetime):
-        return value.timestamp()
-    return str(value)
-
-
-def _moved(kept: Snapshot, known: dict, move: dict, at_least: int, game_engine):
-    """The kept version brought to the next one by another process's `move` (`move_of`),
-    or None if the move does not start from it or its seats or table differ."""
-    if (
-        move["from"] != kept.version
-        or move["version"] != kept.version + 1
-        or move["version"] < at_least
-        or move["seats"] != kept.game.seats_version
-        or move["table"] != _table_print(kept.table)
-        or not isinstance(move["changes"], dict)
-    ):
-        return None
-    changes = move["changes"]
-    state = game_engine.load_changes(kept.state, changes)
-    if game_engine.is_over(state) or state.version != move["version"]:
-        return None
-    deadline = move["deadline"]
-    values = {
-        "state": {**known, **changes},
-        "version": move["version"],
-        "point_version": move["point_version"],
-        "deadline": datetime.datetime.fromisoformat(deadline) if deadline else None,
-        "finished_at": None,
-        "result": None,
-    }
-    return _keep_next(kept, values, state)
-
-
-def _known_dump(kept: Snapshot, game_engine) -> dict | None:
-    """The dump of the kept version's state, if the kept game holds it and the engine can
-    load changes to it (`load_changes`)."""
-    known = kept.game.__dict__.get("state")
-    if getattr(game_engine, "load_changes", None) is None or not isinstance(known, dict):
-        return None
-    if known.get("version") != kept.state.version or kept.game.version != kept.version:
-        return None
-    return known
-
-
-def _load_from(kept: Snapshot, data: dict, game_engine):
-    """The engine state of the dump `data`, loading only the entries that differ from the
-    kept version's dump when the engine can (`load_changes`): the history of finished
-    rounds, most of a late state, has not changed."""
-    known = _known_dump(kept, game_engine)
-    if known is None or known.keys() != data.keys():
-        return game_engine.load(data)
-    return game_engine.load_changes(kept.state, {k: v for k, v in data.items() if known[k] != v})
-
-
-def _catch_up_query(game_id: int, known_version: int) -> tuple[str, list]:
-    """The game's seats version, its changes from `known_version` if the row holds them
-    (`Game.changes`: then its state is not read), its play fields, and its table's row."""
-    holds = "g.changes_from = %s AND g.version = g.changes_from + 1"
-    play = ", ".join(
-        f"CASE WHEN {holds} THEN NULL ELSE g.state END"
-        if name == "state"
-        else f"g.{Game._meta.get_field(name).column}"
-        for name in GAME_PLAY_FIELDS
-    )
-    table = ", ".join(f"t.{field.column}" for field in Table._meta.concrete_fields)
-    return (
-        f"SELECT g.seats_version, CASE WHEN {holds} THEN g.changes END, {play}, {table}"
-        f" FROM {Game._meta.db_table} g JOIN {Table._meta.db_table} t ON t.id = g.table_id"
-        " WHERE g.id = %s",
-        [known_version, known_version, game_id],
-    )
-
-
-def kept_seats(game: Game) -> list | None:
-    """The seats this process keeps for `game`, if no seat (nor a seated player's name) has
-    changed since they were read (games.signals bumps `Game.seats_version`)."""
-    kept = _snapshots.get(game.table_id)
-    if kept is None or kept.game is None or kept.game.pk != game.pk:
-        return None
-    if kept.game.seats_version != game.seats_version:
-        return None
-    return kept.seats
+    return remember_snapshot(table, game, _seat_names(table))
 
 
 def _snapshot(table, game, seats, state) -> Snapshot:
-    # Forget the table's link back to its game, which the ORM sets beside the game's
-    # link to its table: the pair would be a reference cycle, and every snapshot replaced
-    # would wait, with its game's JSON state, for a full garbage collection instead of
-    # being freed at once (docs/performance.md §12). Nothing renders `table.game`.
-    table._state.fields_cache.pop("game", None)
     game_engine = engine.get(table.kind)
     state = game_engine.load(game.state) if state is None else state
     over = game_engine.is_over(state)
@@ -663,11 +455,8 @@ def _snapshot(table, game, seats, state) -> Snapshot:
 
 
 def remember_snapshot(table: Table, game: Game, seats: list, state=None) -> Snapshot:
-    """Keep a just committed (or just read) game for the renders of its version.
-
-    Called by the service on commit, before the change is announced (with the engine state
-    it has, so nothing is loaded twice), so that no seat of the table reads it again.
-    """
+    """Keep a just read game for the renders of its version by the table's other sockets
+    (unless a later version is kept already)."""
     kept = _snapshots.get(table.pk)
     if kept is not None and kept.version is not None and kept.version > game.version:
         return _snapshot(table, game, seats, state)

@@ -13,6 +13,8 @@ import weakref
 log = logging.getLogger(__name__)
 
 SERVICE_RESTART = 1012
+# What a socket is closed with if daphne cannot send 1012 ("going away").
+GOING_AWAY = 1001
 _open_sockets: "weakref.WeakSet" = weakref.WeakSet()
 _installed = False
 
@@ -35,14 +37,30 @@ async def close_all(code: int = SERVICE_RESTART) -> int:
     return len(consumers)
 
 
-def _let_daphne_send_service_restart() -> None:
+def _let_daphne_send_service_restart() -> bool:
     """1012 is the IANA close code for "service restart", but autobahn's `sendClose` lets
-    an application use only 1000 and 3000-4999; send that one close frame directly."""
+    an application use only 1000 and 3000-4999; send that one close frame directly.
+
+    The one override of a library in this project: daphne's `WebSocketProtocol.serverClose`
+    (daphne's version range is pinned in pyproject.toml). Checked at start-up: a daphne
+    without what it replaces keeps its own, and sockets are closed with 1001 instead.
+    Returns whether the override is in place."""
     try:
         from daphne.ws_protocol import WebSocketProtocol
     except ImportError:  # not under daphne
-        return
-    original = WebSocketProtocol.serverClose
+        return False
+    original = getattr(WebSocketProtocol, "serverClose", None)
+    if getattr(original, "sends_service_restart", False):
+        return True  # in place already
+    if not callable(original) or not callable(getattr(WebSocketProtocol, "sendCloseFrame", None)):
+        log.warning(
+            "daphne's WebSocketProtocol has no serverClose/sendCloseFrame: SIGTERM closes"
+            " sockets with %d instead of %d (games/shutdown.py; check daphne's version"
+            " against pyproject.toml)",
+            GOING_AWAY,
+            SERVICE_RESTART,
+        )
+        return False
 
     def server_close(self, code=None):
         if code == SERVICE_RESTART:
@@ -50,7 +68,9 @@ def _let_daphne_send_service_restart() -> None:
         else:
             original(self, code)
 
+    server_close.sends_service_restart = True
     WebSocketProtocol.serverClose = server_close
+    return True
 
 
 def install(loop: asyncio.AbstractEventLoop) -> None:
@@ -59,11 +79,11 @@ def install(loop: asyncio.AbstractEventLoop) -> None:
     if _installed:
         return
     _installed = True
-    _let_daphne_send_service_restart()
+    code = SERVICE_RESTART if _let_daphne_send_service_restart() else GOING_AWAY
 
     async def stop():
-        closed = await close_all()
-        log.info("SIGTERM: closed %d sockets with %d", closed, SERVICE_RESTART)
+        closed = await close_all(code)
+        log.info("SIGTERM: closed %d sockets with %d", closed, code)
         await asyncio.sleep(0.3)  # let the close frames leave
         try:
             from twisted.internet import reactor

@@ -83,18 +83,6 @@ async def test_the_sites_own_origin_is_let_through():
     assert await closed_with(lobby_socket(b"http://127.0.0.1:8000")) == 4401
 
 
-async def test_the_socket_session_middleware_serves_sockets_only():
-    from config.sockets import SocketSessionMiddleware
-
-    async def inner(scope, receive, send):
-        raise AssertionError("not reached")
-
-    with pytest.raises(ValueError, match="WebSockets only"):
-        await SocketSessionMiddleware(inner)({"type": "http", "cookies": {}}, None, None)
-    with pytest.raises(ValueError, match="CookieMiddleware"):
-        await SocketSessionMiddleware(inner)({"type": "websocket"}, None, None)
-
-
 @pytest.mark.django_db(transaction=True)
 async def test_behind_a_tls_proxy_the_https_page_is_the_sites_own(settings):
     settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

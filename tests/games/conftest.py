@@ -1,10 +1,7 @@
-import shutil
-
 import pytest
 
 from games import services
 from games.models import Seat
-from tests.games.redis_server import RedisServer
 
 
 @pytest.fixture
@@ -17,14 +14,3 @@ def three(alice, bob, make_player):
     services.table_start(table_id=table.pk, user=alice)
     users = {seat.position: seat.user for seat in Seat.objects.filter(table=table)}
     return table, users
-
-
-@pytest.fixture
-def redis_server():
-    """A redis-server of the test's own (tests/games/redis_server.py)."""
-    server = RedisServer()
-    server.start()
-    yield server
-    if server.process.poll() is None:
-        server.kill()
-    shutil.rmtree(server.folder, ignore_errors=True)

@@ -139,46 +139,6 @@ def test_dump_load_round_trip_at_every_step(options, players, seed):
     assert nimmt.load(json.loads(json.dumps(nimmt.dump(state)))) == state
 
 
-@pytest.mark.parametrize(("options", "players", "seed"), GAMES[::13])
-def test_the_changes_of_a_decision_complete_the_dump_before_it(options, players, seed):
-    # docs/engines.md: {**dump(before), **dump_changes(before, after)} == dump(after), for
-    # one decision and for several; a selection within a turn changes two entries only
-    rng = random.Random(seed)
-    state = nimmt.new_game(players=players, options=options, seed=seed)
-    first = state
-    while not nimmt.is_over(state):
-        seat, decision = random_decision(state, rng)
-        after, events = nimmt.apply(state, seat, decision)
-        changes = json.loads(json.dumps(nimmt.dump_changes(state, after)))
-        assert {**nimmt.dump(state), **changes} == nimmt.dump(after)
-        if [event["type"] for event in events] == ["selected"]:
-            assert set(changes) == {"version", "selections"}
-        state = after
-    assert {**nimmt.dump(first), **nimmt.dump_changes(first, state)} == nimmt.dump(state)
-
-
-@pytest.mark.parametrize(("options", "players", "seed"), GAMES[::13])
-def test_loading_the_changed_entries_of_a_dump_makes_the_state(options, players, seed):
-    # docs/engines.md: load_changes(before, changes) == load({**dump(before), **changes}),
-    # with the changes told apart by comparing the JSON of two dumps (as a reader does)
-    rng = random.Random(seed)
-    state = nimmt.new_game(players=players, options=options, seed=seed)
-    first = state
-    while not nimmt.is_over(state):
-        seat, decision = random_decision(state, rng)
-        after, _events = nimmt.apply(state, seat, decision)
-        before_data, after_data = (json.loads(json.dumps(nimmt.dump(s))) for s in (state, after))
-        changes = {name: value for name, value in after_data.items() if before_data[name] != value}
-        loaded = nimmt.load_changes(state, changes)
-        assert loaded == after and nimmt.dump(loaded) == after_data
-        assert nimmt.load_changes(state, {}) == state
-        state = after
-    assert nimmt.load_changes(first, json.loads(json.dumps(nimmt.dump(state)))) == state
-    for wrong in ({"not_a_field": 1}, {"schema": 99}, {"kind": "six"}):
-        with pytest.raises(ValueError):
-            nimmt.load_changes(first, wrong)
-
-
 @pytest.mark.parametrize(("options", "players", "seed"), GAMES[::17])
 def test_views_are_json_and_never_show_other_hands(options, players, seed):
     # RULES 1.3: a seat's view holds its own hand only; a spectator's holds none
@@ -195,27 +155,6 @@ def test_views_are_json_and_never_show_other_hands(options, players, seed):
                 assert view["selected"] == [bool(c) for c in state.selections]
         seat, decision = random_decision(state, rng)
         state, _ = nimmt.apply(state, seat, decision)
-
-
-@pytest.mark.parametrize(("options", "players", "seed"), GAMES[::17])
-def test_a_seat_view_made_from_the_spectator_view_is_the_same_view(options, players, seed):
-    # docs/engines.md: `view(state, seat, public)` is `view(state, seat)`, built from the
-    # state's spectator view (RULES 1.3: still only the seat's own hand and selection)
-    rng = random.Random(seed)
-    state = nimmt.new_game(players=players, options=options, seed=seed)
-    while True:
-        public = nimmt.view(state, None)
-        for seat in range(players):
-            assert nimmt.view(state, seat, public) == nimmt.view(state, seat)
-        if nimmt.is_over(state):
-            break
-        previous = state
-        seat, decision = random_decision(state, rng)
-        state, _ = nimmt.apply(state, seat, decision)
-        with pytest.raises(ValueError):
-            nimmt.view(state, 0, nimmt.view(previous, None))  # another version's
-    with pytest.raises(ValueError):
-        nimmt.view(state, 0, nimmt.view(state, 1))  # a seat's view is not public
 
 
 @settings(max_examples=60, deadline=None)

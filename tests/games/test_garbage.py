@@ -39,7 +39,11 @@ def garbage_found():
         gc.enable()
 
 
-def test_decisions_and_their_frames_leave_no_cycles(three):
+def test_decisions_and_their_frames_leave_no_cycles(three, settings):
+    # Called from this test's thread, each announcement runs on an event loop of its own
+    # (async_to_sync), and channels-redis opens a connection for each such loop; the server
+    # announces on its one event loop. The in-memory layer opens none.
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     table, users = three
     rendering.read_snapshot(table.pk)
 
@@ -60,12 +64,13 @@ def play_out(table, users, decisions_wanted=25) -> int:
     (which announces to the lobby too: that opens a channel-layer connection once)."""
     decisions = 0
     while decisions < decisions_wanted:
-        state = rendering.snapshot_at(table.pk, 0).state
+        state = rendering.read_snapshot(table.pk).state
         assert not nimmt.is_over(state)
         seat = nimmt.to_act(state)[0]
         decision = nimmt.fallback(state, seat)  # selections, row choices: both paths
-        services.game_decide(table_id=table.pk, user=users[seat], decision=decision)
-        snapshot = rendering.snapshot_at(table.pk, 0)
+        accepted = services.game_decide(table_id=table.pk, user=users[seat], decision=decision)
+        snapshot = rendering.read_snapshot(table.pk)
+        assert rendering.snapshot_at(table.pk, accepted.version) is snapshot
         for position in (0, 1, 2, None):
             rendering.update_frame(snapshot, position, "fr", True)
         decisions += 1

@@ -8,6 +8,7 @@ temporary folder. `REDIS_URL` is passed through, with a key prefix of the run's 
 that runs sharing a Redis never hear each other's announcements.
 """
 
+import asyncio
 import os
 import secrets
 import signal
@@ -33,6 +34,23 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 START_TIMEOUT = 30
+
+
+async def wait_until(condition, message: str, seconds: float, interval: float = 0.05) -> None:
+    """Wait for `condition()` to hold, checking every `interval`; fail with `message`
+    after `seconds`. Waits only as long as the server needs, never a fixed time."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, message
+        await asyncio.sleep(interval)
+
+
+def wait_until_sync(condition, message: str, seconds: float, interval: float = 0.2) -> None:
+    """`wait_until` for tests without an event loop (`condition` may run `manage.py shell`)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, message
+        time.sleep(interval)
 
 
 def _free_port() -> int:

@@ -15,7 +15,7 @@ import time
 import pytest
 import websockets
 
-from tests.live.conftest import DaphneServer, _free_port
+from tests.live.conftest import DaphneServer, _free_port, wait_until
 
 TABLES = 8
 PLAYERS = 3
@@ -159,13 +159,25 @@ async def test_sigkill_mid_run_loses_nothing_and_clients_come_back(load_server):
     ]
     stop = asyncio.Event()
     tasks = [asyncio.create_task(player.run(stop)) for player in players]
-    await asyncio.sleep(4)
-    acked_before = sum(len(p.acked) for p in players)
-    assert acked_before > 0, "nothing was played before the kill"
+
+    def acked():
+        return sum(len(p.acked) for p in players)
+
+    # A few turns played at every table before the kill.
+    await wait_until(lambda: acked() >= 3 * len(players), "nothing was played before the kill", 30)
+    acked_before = acked()
 
     await asyncio.to_thread(load_server.restart, kill=True)
     back = time.monotonic()
-    await asyncio.sleep(6)
+
+    def came_back(player):
+        return any(t >= back - 0.5 for t in player.reconnected_at)
+
+    await wait_until(
+        lambda: all(came_back(p) for p in players) and acked() > acked_before + len(players),
+        "the clients did not come back and play on",
+        20,
+    )
     stop.set()
     await asyncio.gather(*tasks)
 

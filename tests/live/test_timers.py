@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from tests.live.conftest import DaphneServer, _free_port
+from tests.live.conftest import DaphneServer, _free_port, wait_until_sync
 
 SETUP = """
 from datetime import timedelta
@@ -61,7 +61,17 @@ def test_every_deadline_is_enforced_once_and_within_a_second(daphne_server, seco
     # /healthz of each process has started its clock.
     daphne_server.wait_healthy()
     second_server.wait_healthy()
-    time.sleep(3 + 0.25 * games + 2.5)
+    rows = []
+
+    def every_game_timed_out():
+        rows[:] = json.loads(daphne_server.shell("import json\n" + REPORT).strip().splitlines()[-1])
+        return {str(table_id) for table_id, _, _ in rows} == set(deadlines)
+
+    # The last deadline is 3 + 0.25 × 11 s away; a second more for a clock's tick, and more
+    # for a slow machine: the test waits only until every game was timed out.
+    wait_until_sync(every_game_timed_out, "some deadline was never enforced", 3 + 0.25 * games + 10)
+    # A second clock's duplicate would claim the same expired deadline, within its tick.
+    time.sleep(2 * 0.25)
     rows = json.loads(daphne_server.shell("import json\n" + REPORT).strip().splitlines()[-1])
     by_game = {}
     for table_id, seat, created in rows:

@@ -9,6 +9,7 @@ next turn and the table would stop.
 """
 
 import asyncio
+import time
 
 import pytest
 
@@ -41,9 +42,23 @@ async def test_a_table_split_across_two_processes_plays_on(daphne_server, second
     ]
     stop = asyncio.Event()
     tasks = [asyncio.create_task(player.run(stop)) for player in players]
-    await asyncio.sleep(8)
-    stop.set()
-    await asyncio.gather(*tasks)
+
+    def played_on():
+        # Ten turns at least at every table, every one of them with a seat on each process.
+        report = shell_json(daphne_server, CHECK)
+        return all(
+            report[str(table_id)]["version"] >= 10 * PLAYERS for table_id, _ in setup["tables"]
+        )
+
+    try:
+        deadline = time.monotonic() + 60
+        while not await asyncio.to_thread(played_on):
+            if time.monotonic() > deadline:
+                break  # the assertions below say which table stopped
+            await asyncio.sleep(0.2)
+    finally:
+        stop.set()
+        await asyncio.gather(*tasks)
 
     report = shell_json(daphne_server, CHECK)
     for table_id, _names in setup["tables"]:

@@ -12,7 +12,7 @@ from .cards import HEADS, deck, heads
 from .options import normalize_options
 from .records import FORMAT, record, replay
 from .rules import KIND, apply, fallback, is_over, legal, new_game, result, to_act
-from .state import State, dump, dump_changes, load, load_changes
+from .state import State, dump, load
 from .view import view
 
 __all__ = [
@@ -23,13 +23,11 @@ __all__ = [
     "apply",
     "deck",
     "dump",
-    "dump_changes",
     "fallback",
     "heads",
     "is_over",
     "legal",
     "load",
-    "load_changes",
     "new_game",
     "normalize_options",
     "record",

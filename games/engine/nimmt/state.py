@@ -162,23 +162,6 @@ def dump(state):
     return data
 
 
-def dump_changes(before, after):
-    """The entries of `dump(after)` that may differ from `dump(before)`, when `apply` made
-    `after` from `before` (directly or in several steps):
-    `{**dump(before), **dump_changes(before, after)} == dump(after)`.
-
-    `apply` replaces whole fields and shares the others (State.copy), so a field that is
-    the same object in both is the same value. A selection within a turn changes two
-    small fields: the server stores only those instead of the whole state, whose
-    history grows with every round.
-    """
-    return {
-        name: _dumped(name, getattr(after, name))
-        for name in FIELDS
-        if getattr(before, name) is not getattr(after, name)
-    }
-
-
 def _loaded(name, value):
     if name == "options":
         return dict(value)
@@ -200,20 +183,3 @@ def load(data):
     if data.get("kind") != "nimmt" or data.get("schema") != SCHEMA:
         raise ValueError("not a dump of a 6 qui prend ! state (schema 1)")
     return State(**{name: _loaded(name, data[name]) for name in FIELDS})
-
-
-def load_changes(before, changes):
-    """The State whose dump is `{**dump(before), **changes}`: `before`'s fields, but for
-    the entries of `changes` (names of its dump), loaded. Another process's selection
-    changes two small entries of a state whose history grows with every round: its
-    reader loads those only."""
-    if changes.get("kind", "nimmt") != "nimmt" or changes.get("schema", SCHEMA) != SCHEMA:
-        raise ValueError("not a dump of a 6 qui prend ! state (schema 1)")
-    changes = {name: value for name, value in changes.items() if name not in ("kind", "schema")}
-    unknown = changes.keys() - set(FIELDS)
-    if unknown:
-        raise ValueError(f"not entries of a 6 qui prend ! state: {sorted(unknown)}")
-    state = before.copy()
-    for name, value in changes.items():
-        setattr(state, name, _loaded(name, value))
-    return state

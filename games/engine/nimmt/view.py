@@ -10,24 +10,10 @@ from .cards import HEADS
 from .rules import KIND, result, to_act
 
 
-def view(state, seat, public=None):
-    """A JSON-safe dict of what `seat` may see; `seat=None` is a spectator.
-
-    `public`, if given, is this very state's spectator view (`view(state, None)`): a seat's
-    view is then that plus what only the seat may see, without building the rest again
-    (a server shows every version to every seat). Its values are shared, not copied.
-    """
+def view(state, seat):
+    """A JSON-safe dict of what `seat` may see; `seat=None` is a spectator."""
     if seat is not None and (type(seat) is not int or not 0 <= seat < state.players):
         raise ValueError(f"seat {seat!r} is not at this table")
-    if public is not None and seat is not None:
-        if public["seat"] is not None or public["version"] != state.version:
-            raise ValueError("`public` is not this state's spectator view")
-        return {
-            **public,
-            "seat": seat,
-            "hand": list(state.hands[seat]),
-            "my_selection": _mine(state, seat),
-        }
     phase = state.phase
     live = state.options["live_scores"]
     placing = phase == "choose_row"
