@@ -1,4 +1,8 @@
+import asyncio
+
 import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.layers import get_channel_layer
 
 from games import engine, services
 from games.models import Decision, Game, RoundScore, Seat, Table, TakenCard
@@ -234,3 +238,32 @@ def test_a_player_renamed_mid_game_shows_under_the_new_name(alice, bob):
     bob.display_name = "Robert"
     bob.save()
     assert [seat.name for seat in rendering.read_snapshot(table.pk).seats] == ["Alice", "Robert"]
+
+
+def test_an_announcement_says_only_which_version_the_table_is_at(
+    alice, bob, settings, django_capture_on_commit_callbacks
+):
+    # Issue 20: announcements carry no game content (no move, no state, no selection);
+    # each process reads the announced version from the database.
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    table = new_table(alice, seats=2)
+    services.seat_join(table_id=table.pk, user=bob)
+    services.table_start(table_id=table.pk, user=alice)
+    card = nimmt.view(state_of(table), 0)["hand"][0]
+
+    def decide():
+        with django_capture_on_commit_callbacks(execute=True):
+            return services.game_decide(
+                table_id=table.pk, user=alice, decision={"type": "select", "card": card}
+            )
+
+    async def decide_and_listen():
+        layer = get_channel_layer()
+        channel = await layer.new_channel()
+        await layer.group_add(services.table_group(table.pk), channel)
+        accepted = await sync_to_async(decide)()
+        return accepted, await asyncio.wait_for(layer.receive(channel), 2)
+
+    accepted, message = async_to_sync(decide_and_listen)()
+    message = {key: value for key, value in message.items() if not key.startswith("__asgi")}
+    assert message == {"type": "table.changed", "table": table.pk, "version": accepted.version}
