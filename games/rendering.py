@@ -259,9 +259,43 @@ def _render_part(snapshot: Snapshot, name: str, actor: bool) -> str:
     # rest (rows, turns, score sheet) is built when a whole frame is.
     if snapshot.game is not None and name != "players":
         context.update(snapshot.board())
+    if name == "players" and snapshot.game is not None:
+        context["player_rows"] = _player_rows(snapshot)
     if name in _ONLY_WHEN_SHOWN and not context.get(name):
         return ""
     return _render(snapshot, name, context)
+
+
+_rows_kept = _Kept(8192)
+
+
+def _player_rows(snapshot: Snapshot) -> list[str]:
+    """Each seat's row of the players' table (the `player` partial), kept per process
+    under everything the partial is given: within a turn a selection changes one row."""
+    phase = snapshot.shared()["v"]["phase"]
+    template = _template(snapshot.table)
+    rows = []
+    for player in snapshot.shared()["players"]:
+        # A bot's name in the frame's language: read here, under its translation.
+        shown = {key: value for key, value in player.items() if key != "seat"}
+        shown["name"] = player["seat"].name
+        key = (template, translation.get_language(), phase, _frozen(shown))
+        context = {"player": shown, "phase": phase}
+        rows.append(
+            _rows_kept.get_or_render(
+                key, lambda c=context: mark_safe(_render(snapshot, "player", c))
+            )
+        )
+    return rows
+
+
+def _frozen(value):
+    """`value` (dicts, lists, scalars) as a key."""
+    if isinstance(value, dict):
+        return tuple(sorted((key, _frozen(item)) for key, item in value.items()))
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(item) for item in value)
+    return value
 
 
 def _hand(snapshot: Snapshot, position: int, language: str) -> str:

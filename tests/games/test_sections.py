@@ -227,3 +227,21 @@ def test_a_bots_name_is_in_each_frames_language():
     french = rendering.live_frame(snapshot, users[1], "fr")
     assert "<td>Heuristic bot <span" in english and "Robot malin" not in english
     assert "<td>Robot malin <span" in french and "Heuristic bot" not in french
+
+
+def test_the_players_rows_kept_across_versions_show_each_versions_state():
+    # Each row of the players' table is kept under what it shows: a selection changes
+    # the chooser's row only, and a seat gone away shows it at the next version.
+    users, table, seats = table_of("nimmt", 3, ["Ann", "Ben", "Cid"])
+    state = nimmt.new_game(players=3, options=table.options, seed=8)
+    before = rendering.update_frame(snapshot_of(table, seats, state), 0, "en", False)
+    state, _events = nimmt.apply(state, 2, {"type": "select", "card": state.hands[2][0]})
+    seats[1].away = True
+    after = rendering.update_frame(snapshot_of(table, seats, state), 0, "en", False)
+
+    def row(frame, position):
+        return re.search(rf'<tr data-seat="{position}">.*?</tr>', frame).group()
+
+    assert row(before, 0) == row(after, 0)
+    assert "away" not in row(before, 1) and '<span class="tag warn">away</span>' in row(after, 1)
+    assert "choosing…" in row(before, 2) and "✓ chosen" in row(after, 2)
