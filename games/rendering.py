@@ -15,8 +15,8 @@ from django.utils import translation
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
-from games import engine, selectors
-from games.models import BOT_CHOICES, Game, Seat, Table
+from games import engine, kinds, selectors
+from games.models import Game, Seat, Table
 
 log = logging.getLogger(__name__)
 
@@ -336,7 +336,7 @@ def live_frame(snapshot: Snapshot, user, language: str, csrf_token: str = "", in
                 "my_seat": None if position is None else snapshot.seat_at(position),
                 "is_creator": user.is_authenticated and table.created_by_id == user.pk,
                 "free_seats": table.seats_count - len(snapshot.seats),
-                "bot_choices": BOT_CHOICES,
+                "bot_choices": kinds.get(table.kind).bot_choices,
                 "invite_path": f"{table.get_absolute_url()}?invite={table.invite_code}",
                 "invite": invite,
                 "csrf_token": csrf_token,

@@ -163,12 +163,13 @@ def seat_join(*, table_id: int, user, invite_code: str = "") -> Seat:
 
 
 def seat_add_bot(*, table_id: int, user, bot: str) -> Seat:
-    from games.bots import BOTS
+    from games import kinds
 
-    if bot not in BOTS:
-        raise ServiceError("bad_bot", _("Unknown bot."))
     with transaction.atomic():
         table = _locked_table(table_id)
+        # The bots of the table's own game (games/kinds.py).
+        if bot not in kinds.get(table.kind).bots:
+            raise ServiceError("bad_bot", _("Unknown bot."))
         if table.created_by_id != user.pk:
             raise ServiceError("not_creator", _("Only the table's creator can add bots."))
         _require_open(table)

@@ -152,11 +152,6 @@ def _replay_command(path) -> str:
     return out.getvalue()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="games.services.seat_add_bot checks the bot name against games.bots.BOTS "
-    "(6 qui prend !'s bots) instead of the table's kind (kinds.get(table.kind).bots)",
-)
 def test_the_creator_adds_the_second_games_bot(highcard_kind, alice):
     table = services.table_create(user=alice, kind="highcard", seats_count=2, options={})
     seat = services.seat_add_bot(table_id=table.pk, user=alice, bot="highcard-random")
