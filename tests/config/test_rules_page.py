@@ -96,3 +96,13 @@ def test_every_page_links_the_rules_in_its_navigation(client, language):
     assert '<a href="/rules/">' in nav
     if language == "en":  # the French label comes with the catalogue ("Règles")
         assert '<a href="/rules/">Rules</a>' in nav
+
+
+@pytest.mark.django_db
+def test_the_lobby_form_and_the_table_link_to_the_rules(alice_client, alice):
+    from games import services
+
+    lobby = alice_client.get("/tables/").content.decode()
+    assert 'href="/rules/#options"' in lobby
+    table = services.table_create(user=alice, seats_count=2, options={})
+    assert 'href="/rules/"' in alice_client.get(table.get_absolute_url()).content.decode()
