@@ -9,6 +9,7 @@ Bots that simulate many rounds use `games.engine.nimmt.core` directly.
 """
 
 from .cards import HEADS, deck, heads
+from .log import log
 from .options import normalize_options
 from .records import FORMAT, record, replay
 from .rules import KIND, apply, fallback, is_over, legal, new_game, result, to_act
@@ -28,6 +29,7 @@ __all__ = [
     "is_over",
     "legal",
     "load",
+    "log",
     "new_game",
     "normalize_options",
     "record",

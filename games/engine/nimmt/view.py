@@ -83,7 +83,8 @@ def _last_turn(state):
     """The last finished turn, so a table can show what just happened."""
     if state.turns:
         cards, choices = state.turns[-1]
-    elif state.phase == "over" and state.history:
+    elif state.history:
+        # A new round is dealt at once: its first turn still shows the last one played.
         cards, choices = state.history[-1][3][-1]
     else:
         return None
