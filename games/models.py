@@ -102,13 +102,20 @@ class Seat(models.Model):
         ]
 
     def __str__(self):
-        return self.name
+        return str(self.name)
 
     @property
-    def name(self) -> str:
+    def name(self):
+        """What a table shows of the seat: the player's display name, or the bot's label.
+
+        A bot's label stays lazy: it is translated where it is drawn, in the language of
+        that page or frame. A snapshot's contexts are kept and shared by readers of every
+        language (games.rendering), so a name fixed when they were built would show in the
+        first reader's language to all. Use `str(seat)` where a plain string is needed.
+        """
         if self.user_id:
             return self.user.shown_name
-        return str(dict(BOT_CHOICES).get(self.bot, self.bot))
+        return dict(BOT_CHOICES).get(self.bot, self.bot)
 
 
 # What a decision changes in its game's row.

@@ -550,7 +550,7 @@ class SeatedTableInline(ReadOnlyInline):
 
     @admin.display(description=_("players"))
     def players(self, slot):
-        return ", ".join(seat.name for seat in slot.table.seats.select_related("user"))
+        return ", ".join(str(seat) for seat in slot.table.seats.select_related("user"))
 
     @admin.display(description=_("status"))
     def status(self, slot):

@@ -225,8 +225,8 @@ def test_a_bots_name_is_in_each_frames_language():
     snapshot = snapshot_of(table, seats, state)
     english = rendering.live_frame(snapshot, users[0], "en")
     french = rendering.live_frame(snapshot, users[1], "fr")
-    assert "<td>Heuristic bot <span" in english and "Robot malin" not in english
-    assert "<td>Robot malin <span" in french and "Heuristic bot" not in french
+    assert "<td>Heuristic bot</td>" in english and "Robot malin" not in english
+    assert "<td>Robot malin</td>" in french and "Heuristic bot" not in french
 
 
 def test_the_players_rows_kept_across_versions_show_each_versions_state():
