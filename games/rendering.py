@@ -126,6 +126,7 @@ def _shared_context(snapshot: Snapshot) -> dict:
                 for seat in seats
             ],
             "ranking": _ranking(v, seats) if v["result"] else None,
+            "winners": [seats[seat].name for seat in v["result"]["winners"]] if v["result"] else [],
         }
     )
     return context
@@ -138,13 +139,29 @@ def _board_context(snapshot: Snapshot) -> dict:
     v, seats = shared["v"], snapshot.seats
     game_engine = engine.get(snapshot.table.kind)
     last = v.get("last_turn")
+    turns = _turn_log(game_engine, snapshot.state, seats, since_round=v["round"])
+    if turns is None:  # a game without a log: the view's last turn as it is
+        last_turn = _last_turn(game_engine, last, seats) if last else None
+    elif turns:
+        last_turn = turns[-1]
+    else:  # a new round is dealt at once: its first turn shows the last one played
+        before = _turn_log(game_engine, snapshot.state, seats, since_round=v["round"] - 1)
+        last_turn = before[-1] if before else None
     return {
         "rows": [
-            {"index": index, "cards": card_faces(game_engine, row)}
+            {
+                "index": index,
+                "number": index + 1,
+                "cards": card_faces(game_engine, row),
+                "heads": sum(game_engine.heads(card) for card in row),
+                "free": range(max(0, ROW_SLOTS - len(row))),
+            }
             for index, row in enumerate(v["rows"])
         ],
         "chooser_name": seats[v["chooser"]].name if v["chooser"] is not None else "",
-        "last_turn": _last_turn(game_engine, last, seats) if last else None,
+        "last_turn": last_turn,
+        "turns": turns,
+        "round_summary": _round_summary(v, seats),
         "revealed": _revealed(game_engine, v, seats),
         "draft": _draft(game_engine, v, seats),
         "score_sheet": _score_sheet(v),
@@ -233,13 +250,23 @@ def _seat_actions(snapshot: Snapshot, position: int, csrf_token: str, language: 
 
 # The sections of a game on, in the order of the frame, by their partial's name in
 # games/<kind>/live.html: those before the seat's hand, then those after it.
-_ABOVE_HAND = ("draft", "rows", "revealed")
-_BELOW_HAND = ("last_turn", "played", "score_sheet", "ranking")
+_ABOVE_HAND = ("round_summary", "draft", "rows", "revealed")
+_BELOW_HAND = ("last_turn", "turns", "played", "score_sheet", "ranking")
+# A game over opens with its result: the winner's banner and the final ranking.
+_OVER_FIRST = ("ranking",)
 
 # Sections whose partial draws nothing unless the context has something under the same
 # name (`{% if draft %}` in games/<kind>/live.html): most whole frames have no draft, no
 # revealed cards, no ranking, and a template render of nothing still costs a render.
-_ONLY_WHEN_SHOWN = {"draft", "revealed", "last_turn", "score_sheet", "ranking"}
+_ONLY_WHEN_SHOWN = {
+    "round_summary",
+    "draft",
+    "revealed",
+    "last_turn",
+    "turns",
+    "score_sheet",
+    "ranking",
+}
 
 
 def _part(snapshot: Snapshot, name: str, language: str, actor: bool = False) -> str:
@@ -317,7 +344,12 @@ def _open_tag(snapshot: Snapshot, position: int | None) -> str:
     phase = snapshot.shared()["v"]["phase"] if snapshot.game else snapshot.table.status
     version = "" if snapshot.version is None else int(snapshot.version)
     me = "" if position is None else int(position)
-    return f'<div id="live" data-version="{version}" data-phase="{escape(phase)}" data-me="{me}">'
+    # The round in play: the page fetches the log of earlier rounds when it changes.
+    number = snapshot.shared()["v"].get("round", "") if snapshot.game else ""
+    return (
+        f'<div id="live" data-version="{version}" data-phase="{escape(phase)}" data-me="{me}"'
+        f' data-round="{escape(number)}">'
+    )
 
 
 def live_frame(snapshot: Snapshot, user, language: str, csrf_token: str = "", invite: str = ""):
@@ -344,13 +376,15 @@ def live_frame(snapshot: Snapshot, user, language: str, csrf_token: str = "", in
             html.append(_render(snapshot, "seats", context))
         else:
             actor = position is not None and position == snapshot.shared()["actor_position"]
-            for name in _ABOVE_HAND:
+            first = _OVER_FIRST if snapshot.shared()["ranking"] else ()
+            for name in first + _ABOVE_HAND:
                 html.append(_part(snapshot, name, language, actor))
             html.append(_part(snapshot, "players", language))
             if position is not None:
                 html.append(_hand(snapshot, position, language))
             for name in _BELOW_HAND:
-                html.append(_part(snapshot, name, language))
+                if name not in first:
+                    html.append(_part(snapshot, name, language))
             if position is not None:
                 html.append(_seat_actions(snapshot, position, csrf_token, language))
         html.append("</div>")
@@ -384,6 +418,77 @@ def _last_turn(game_engine, last, seats):
         for seat, card in enumerate(last["cards"])
     ]
     return sorted(plays, key=lambda play: play["card"]["number"])
+
+
+# A row's places: five cards, and the sixth that takes them (RULES §1.4), drawn empty.
+ROW_SLOTS = 6
+
+
+def _turn_log(game_engine, state, seats, since_round):
+    """The finished turns of rounds `since_round` on, each card with its player's name, in
+    the order it was placed (the engine's `log`); None for a game without a log."""
+    log = getattr(game_engine, "log", None)
+    if log is None:
+        return None
+    return [
+        {
+            "round": entry["round"],
+            "turn": entry["turn"],
+            "plays": [
+                {
+                    "name": seats[play["seat"]].name,
+                    "card": {"number": play["card"], "heads": game_engine.heads(play["card"])},
+                    "row": play["row"] + 1,
+                    "took": card_faces(game_engine, play["took"]) if play["took"] else None,
+                    "heads": play["heads"],
+                }
+                for play in entry["plays"]
+            ],
+        }
+        for entry in log(state, since_round=since_round)
+    ]
+
+
+def past_rounds(snapshot: Snapshot) -> list[dict]:
+    """The log of the rounds finished before the one in play (all of them once the game is
+    over), grouped by round: the table page's "Earlier rounds" (games.views.table_log)."""
+    if snapshot.game is None:
+        return []
+    v = snapshot.shared()["v"]
+    game_engine = engine.get(snapshot.table.kind)
+    turns = _turn_log(game_engine, snapshot.state, snapshot.seats, since_round=1) or []
+    rounds = {}
+    for entry in turns:
+        if entry["round"] < v["round"] or v["phase"] == "over":
+            rounds.setdefault(entry["round"], []).append(entry)
+    return [{"round": number, "turns": entries} for number, entries in rounds.items()]
+
+
+def _round_summary(v, seats):
+    """At the first turn of a round after the first: what the last round gave each player,
+    the totals, and who leads (fewest heads, RULES §1.6)."""
+    if v["phase"] == "over" or v["round"] < 2 or v["turn"] != 1 or v["revealed"]:
+        return None
+    if len(v["round_scores"]) < v["round"] - 1:
+        return None
+    scores = v["round_scores"][v["round"] - 2]
+    totals = [sum(sheet[seat] for sheet in v["round_scores"]) for seat in range(len(seats))]
+    best = min(totals)
+    return {
+        "round": v["round"] - 1,
+        "lines": sorted(
+            (
+                {
+                    "name": seats[seat].name,
+                    "heads": scores[seat],
+                    "total": totals[seat],
+                    "leads": totals[seat] == best,
+                }
+                for seat in range(len(seats))
+            ),
+            key=lambda line: (line["total"], line["name"]),
+        ),
+    }
 
 
 def _revealed(game_engine, v, seats):
@@ -506,6 +611,23 @@ def page_live(table: Table, user, language: str, csrf_token: str, invite: str = 
     """The `#live` element of a table page (an HTTP request): read afresh, not kept."""
     snapshot = read_snapshot(table.pk, keep=False)
     return live_frame(snapshot, user, language, csrf_token, invite)
+
+
+def page_log(table: Table, language: str) -> str:
+    """The log of the rounds finished before the one in play (the `log_past` partial of the
+    table's kind; "" for a kind without one): shown under `#live`, fetched again by the
+    page when a round ends."""
+    snapshot = read_snapshot(table.pk, keep=False)
+    if snapshot is None:
+        return ""
+    upto = ""
+    if snapshot.game is not None:
+        v = snapshot.shared()["v"]
+        # As the page compares it with `#live`'s data-round (static/js/live.js).
+        upto = f"{v.get('round', '')}{'over' if v['phase'] == 'over' else ''}"
+    context = {"table": table, "upto": upto, "past_rounds": past_rounds(snapshot)}
+    with translation.override(language):
+        return mark_safe(_render(snapshot, "log_past", context))
 
 
 def render_lobby_tables(user, language: str) -> str:

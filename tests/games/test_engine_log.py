@@ -46,7 +46,8 @@ def test_the_log_agrees_with_the_engine_on_every_take(seed):
     )
     state, takes = _play_out(state, rng)
     log = nimmt.log(state)
-    assert [(e["round"], e["turn"]) for e in log] == [(r, t) for r in (1, 2, 3) for t in range(1, 11)]
+    turns = [(r, t) for r in (1, 2, 3) for t in range(1, 11)]
+    assert [(e["round"], e["turn"]) for e in log] == turns
     logged = [
         (play["seat"], play["row"], play["took"])
         for entry in log

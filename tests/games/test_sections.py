@@ -20,7 +20,13 @@ from tests.games.highcard import engine as highcard
 nimmt = engine.get("nimmt")
 LIVE = "games/nimmt/live.html"
 BOARD = [
-    {"index": index, "cards": card_faces(nimmt, row)}
+    {
+        "index": index,
+        "number": index + 1,
+        "cards": card_faces(nimmt, row),
+        "heads": sum(nimmt.heads(card) for card in row),
+        "free": range(6 - len(row)),
+    }
     for index, row in enumerate([[3], [17, 20], [41], [99, 100, 101]])
 ]
 
@@ -180,7 +186,8 @@ def test_a_whole_frame_is_the_partials_in_order_and_escapes_names():
     assert chosen == [str(state.selections[1])]
     with translation.override("fr"):
         french = rendering.live_frame(snapshot, users[0], "fr", "token")
-    assert "<h2>Votre main</h2>" in french and "Choisissez une carte." in french
+    assert "<h2>Votre main</h2>" in french
+    assert "Touchez une carte, puis touchez-la encore ou appuyez sur Jouer." in french
 
 
 # A kind whose live.html defines only a header, the players and the hand.
@@ -210,7 +217,7 @@ def test_a_kind_draws_only_the_sections_its_template_has(small_kind):
     state = highcard.new_game(players=2, options={}, seed=4)
     frame = rendering.live_frame(snapshot_of(table, seats, state, "highcard"), users[0], "en")
     assert frame == (
-        '<div id="live" data-version="0" data-phase="select" data-me="0">'
+        '<div id="live" data-version="0" data-phase="select" data-me="0" data-round="1">'
         '<header class="table-head"><h1>Table 90007</h1></header>'
         '<section id="players">2</section><section id="hand">3</section></div>'
     )

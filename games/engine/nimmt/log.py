@@ -34,7 +34,8 @@ def turn_plays(rows, cards, choices):
         elif len(rows[index]) == ROW_LIMIT:
             took = rows[index]  # RULES 1.4: the 6th card takes the five
         rows[index] = (card,) if took else rows[index] + (card,)
-        plays.append({"seat": seat, "card": card, "row": index, "took": list(took) if took else None})
+        took = list(took) if took else None
+        plays.append({"seat": seat, "card": card, "row": index, "took": took})
     return plays, rows
 
 

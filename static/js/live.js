@@ -1,0 +1,226 @@
+// What the table page does between frames (no library code): the hand's tap-then-confirm,
+// "(Your turn)" in the tab title with a badge on its icon (and, if chosen, a sound and a
+// vibration), the round summary's close, the log of earlier rounds fetched again when a
+// round ends, and <details> that stay as the player left them when a frame replaces them.
+(function () {
+  "use strict";
+
+  var STORE = window.localStorage;
+  var SESSION = window.sessionStorage;
+
+  function page() {
+    return document.querySelector(".table-page");
+  }
+
+  function pref(name) {
+    try {
+      return STORE.getItem("sixclub.pref." + name) === "1";
+    } catch (e) {
+      return false;
+    }
+  }
+
+  // --- preferences (this browser only) --------------------------------------------------
+  function setUpPrefs() {
+    document.querySelectorAll("input[data-pref]").forEach(function (box) {
+      box.checked = pref(box.dataset.pref);
+      box.addEventListener("change", function () {
+        try {
+          STORE.setItem("sixclub.pref." + box.dataset.pref, box.checked ? "1" : "0");
+        } catch (e) {
+          /* storage refused: the choice lasts until the page closes */
+        }
+        applyStill();
+      });
+    });
+    applyStill();
+  }
+
+  function applyStill() {
+    document.documentElement.classList.toggle("still", pref("still"));
+  }
+
+  // --- the hand: a tap selects, a second tap (or Play) confirms ----------------------
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("#hand button.cardbtn");
+    if (button) {
+      if (button.classList.contains("armed")) {
+        disarm();
+        htmx.trigger(button, "confirm");
+      } else {
+        disarm();
+        button.classList.add("armed");
+        var confirm = document.getElementById("confirm-card");
+        if (confirm) {
+          confirm.textContent = confirm.dataset.label.replace("%(card)s", button.dataset.card);
+          confirm.hidden = false;
+        }
+      }
+      return;
+    }
+    if (event.target.closest("#confirm-card")) {
+      var armed = document.querySelector("#hand button.cardbtn.armed");
+      disarm();
+      if (armed) {
+        htmx.trigger(armed, "confirm");
+      }
+      return;
+    }
+    var dismiss = event.target.closest("[data-dismiss]");
+    if (dismiss) {
+      hideSummary(dismiss.dataset.dismiss);
+    }
+  });
+
+  function disarm() {
+    document.querySelectorAll("#hand button.cardbtn.armed").forEach(function (b) {
+      b.classList.remove("armed");
+    });
+    var confirm = document.getElementById("confirm-card");
+    if (confirm) {
+      confirm.hidden = true;
+    }
+  }
+
+  // --- your turn --------------------------------------------------------------------------
+  var wasAwaited = false;
+  var plainTitle = document.title;
+  var plainIcon = null;
+
+  function awaited() {
+    return !!(
+      document.querySelector("#hand.awaited") ||
+      document.querySelector("#rows button.rowbtn") ||
+      document.querySelector("#draft button.cardbtn")
+    );
+  }
+
+  function showTurn() {
+    var root = page();
+    if (!root) {
+      return;
+    }
+    var now = awaited();
+    var icon = document.querySelector("link[rel~='icon']");
+    if (icon && plainIcon === null) {
+      plainIcon = icon.getAttribute("href");
+    }
+    document.title = now ? root.dataset.yourTurn + " " + plainTitle : plainTitle;
+    if (icon) {
+      icon.setAttribute("href", now ? root.dataset.iconTurn : plainIcon);
+    }
+    if (now && !wasAwaited) {
+      if (pref("vibrate") && navigator.vibrate) {
+        navigator.vibrate(120);
+      }
+      if (pref("sound")) {
+        beep();
+      }
+    }
+    wasAwaited = now;
+  }
+
+  var audio = null;
+  function beep() {
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      var tone = audio.createOscillator();
+      var gain = audio.createGain();
+      tone.frequency.value = 660;
+      gain.gain.value = 0.08;
+      tone.connect(gain).connect(audio.destination);
+      tone.start();
+      tone.stop(audio.currentTime + 0.15);
+    } catch (e) {
+      /* no sound here */
+    }
+  }
+
+  // --- the round summary: until closed, or 10 s after it was first shown ---------------
+  var SUMMARY_MS = 10000;
+
+  function summaryKey(summary) {
+    return "sixclub.summary." + location.pathname + "." + summary.dataset.round;
+  }
+
+  function hideSummary(id) {
+    var summary = document.getElementById(id);
+    if (summary) {
+      summary.hidden = true;
+      SESSION.setItem(summaryKey(summary), "0");
+    }
+  }
+
+  function showSummary() {
+    var summary = document.getElementById("round-summary");
+    if (!summary) {
+      return;
+    }
+    var key = summaryKey(summary);
+    var shown = SESSION.getItem(key);
+    if (shown === null) {
+      shown = String(Date.now());
+      SESSION.setItem(key, shown);
+    }
+    var left = Number(shown) + SUMMARY_MS - Date.now();
+    if (shown === "0" || left <= 0) {
+      summary.hidden = true;
+      return;
+    }
+    setTimeout(function () {
+      hideSummary("round-summary");
+    }, left);
+  }
+
+  // --- the log of earlier rounds: fetched again when a round ends ----------------------
+  function refreshPastLog() {
+    var live = document.getElementById("live");
+    var past = document.getElementById("log-past");
+    if (!live || !past || !live.dataset.round) {
+      return;
+    }
+    var upto = live.dataset.round + (live.dataset.phase === "over" ? "over" : "");
+    if (past.dataset.round !== upto && !past.dataset.loading) {
+      past.dataset.loading = "1";
+      htmx.ajax("GET", past.dataset.url, { target: "#log-past", swap: "outerHTML" });
+    }
+  }
+
+  // --- <details> as the player left them --------------------------------------------
+  document.addEventListener(
+    "toggle",
+    function (event) {
+      var details = event.target;
+      if (details.tagName === "DETAILS" && details.id && details.closest("#live, #log-past")) {
+        SESSION.setItem("sixclub.open." + details.id, details.open ? "1" : "0");
+      }
+    },
+    true
+  );
+
+  function restoreDetails() {
+    var phone = window.matchMedia("(max-width: 719px)").matches;
+    document.querySelectorAll("#live details[id], #log-past details[id]").forEach(function (d) {
+      var kept = SESSION.getItem("sixclub.open." + d.id);
+      if (kept !== null) {
+        d.open = kept === "1";
+      } else if (phone && d.classList.contains("log")) {
+        d.open = false; // on a phone the log starts folded
+      }
+    });
+  }
+
+  function afterFrame() {
+    restoreDetails();
+    showSummary();
+    showTurn();
+    refreshPastLog();
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    setUpPrefs();
+    afterFrame();
+  });
+  document.addEventListener("htmx:wsAfterMessage", afterFrame);
+  document.addEventListener("htmx:afterSwap", afterFrame);
+})();
