@@ -169,7 +169,12 @@ async def play_until_scored(pages, names, rng):
         cards = seen[index]["cards"]
         card = min(cards) if index == 0 else rng.choice(cards)
         button = pages[index].locator(f"#hand button.cardbtn:has(b:text-is('{card}'))")
-        await act(pages, index, seen[index]["version"], button)
+        # A tap arms the card; a second tap on it, or its Play button, plays it.
+        await button.click()
+        confirm = pages[index].locator("#confirm-card")
+        await confirm.wait_for(state="visible", timeout=TIMEOUT_MS)
+        target = confirm if rng.random() < 0.5 else button
+        await act(pages, index, seen[index]["version"], target)
     raise AssertionError(f"the round did not end in {GAME_SECONDS} s: {seen}")
 
 
