@@ -8,7 +8,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import BooleanField, Count, ExpressionWrapper, F, Q
+from django.db.models import BooleanField, Count, Exists, ExpressionWrapper, F, OuterRef, Q
 from django.utils import timezone
 
 from leagues import scoring
@@ -169,7 +169,10 @@ def leagues_for(user):
         members=Count("memberships", filter=Q(memberships__status=Membership.Status.ACTIVE))
     )
     if user.is_authenticated:
-        return leagues.filter(Q(is_public=True) | Q(memberships__user=user)).distinct()
+        # Their own, as a subquery: filtering through a second join on memberships would
+        # multiply the rows the count above counts (4 members read as 16).
+        own = Membership.objects.filter(league=OuterRef("pk"), user=user)
+        return leagues.filter(Q(is_public=True) | Exists(own))
     return leagues.filter(is_public=True)
 
 
