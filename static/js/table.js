@@ -50,3 +50,110 @@
 
   setInterval(syncWhenQuiet, 1000);
 })();
+
+// A pushed frame replaces whole sections, the forms in them too (docs/protocol.md). What
+// the user has set in a field (the bot to add, ...) is set again in the new section, and
+// the field that had the focus gets it back: a push never resets a form being filled in.
+// A field is known again by its id, else by its form (id, hx-post or action) and name.
+(function () {
+  "use strict";
+
+  var FIELDS = "input, select, textarea";
+  var NOT_EDITED = ["hidden", "submit", "button", "reset", "image", "file", "password"];
+  var edited = {}; // field key -> what the user set
+  var focused = null; // the field that had the focus when a frame came, and its caret
+
+  function keyOf(field) {
+    if (!field.matches || !field.matches(FIELDS) || NOT_EDITED.indexOf(field.type) >= 0) {
+      return null;
+    }
+    if (!field.closest("[ws-connect]")) {
+      return null;
+    }
+    if (field.id && field.type !== "radio") {
+      return "#" + field.id;
+    }
+    if (!field.name) {
+      return null;
+    }
+    var form = field.form;
+    var where = form ? form.id || form.getAttribute("hx-post") || form.getAttribute("action") : "";
+    return (where || "") + "|" + field.name + (field.type === "checkbox" ? "=" + field.value : "");
+  }
+
+  function valueOf(field) {
+    if (field.type === "checkbox") {
+      return field.checked;
+    }
+    if (field.multiple) {
+      return Array.prototype.map.call(field.selectedOptions, function (option) {
+        return option.value;
+      });
+    }
+    return field.value; // a radio: the value chosen in its group
+  }
+
+  function setValue(field, value) {
+    if (field.type === "checkbox") {
+      field.checked = value;
+    } else if (field.type === "radio") {
+      if (field.value === value) {
+        field.checked = true;
+      }
+    } else if (field.multiple) {
+      Array.prototype.forEach.call(field.options, function (option) {
+        option.selected = value.indexOf(option.value) >= 0;
+      });
+    } else if (field.tagName === "SELECT") {
+      // Only a choice the new section still offers.
+      if (Array.prototype.some.call(field.options, function (o) { return o.value === value; })) {
+        field.value = value;
+      }
+    } else if (field.value !== value) {
+      field.value = value;
+    }
+  }
+
+  function remember(event) {
+    var key = keyOf(event.target);
+    if (key !== null && !(event.target.type === "radio" && !event.target.checked)) {
+      edited[key] = valueOf(event.target);
+    }
+  }
+
+  document.addEventListener("input", remember, true);
+  document.addEventListener("change", remember, true);
+
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    var field = document.activeElement;
+    var key = field ? keyOf(field) : null;
+    focused = key === null ? null : { key: key, value: field.value, start: field.selectionStart, end: field.selectionEnd };
+  });
+
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var lost = focused && (!document.activeElement || document.activeElement === document.body);
+    document.querySelectorAll("[ws-connect] " + FIELDS.split(", ").join(", [ws-connect] ")).forEach(
+      function (field) {
+        var key = keyOf(field);
+        if (key === null) {
+          return;
+        }
+        if (Object.prototype.hasOwnProperty.call(edited, key)) {
+          setValue(field, edited[key]);
+        }
+        if (lost && key === focused.key && (field.type !== "radio" || field.value === focused.value)) {
+          lost = false;
+          field.focus({ preventScroll: true });
+          if (typeof focused.start === "number") {
+            try {
+              field.setSelectionRange(focused.start, focused.end);
+            } catch (error) {
+              // A field without a caret (number, email): the focus is enough.
+            }
+          }
+        }
+      }
+    );
+    focused = null;
+  });
+})();
