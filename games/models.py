@@ -63,6 +63,16 @@ class Table(models.Model):
     )
     # Set for duplicate tournaments: every table of a round is dealt from the same seed.
     deal_seed = models.BigIntegerField(null=True, blank=True)
+    # The new table a player of this finished one opened to play again (services.table_rematch):
+    # its other players are offered to join it.
+    rematch = models.OneToOneField(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="rematch_of",
+        verbose_name=_("rematch"),
+    )
 
     class Meta:
         verbose_name = _("table")
@@ -89,6 +99,9 @@ class Seat(models.Model):
     bot = models.CharField(max_length=16, choices=BOT_CHOICES, blank=True)
     # A player who left is played by the RULES §1.8 fallback until they come back.
     away = models.BooleanField(default=False)
+    # Decisions the time limit took for this player in a row since their own last one
+    # (services.game_timeout): at AWAY_AFTER_TIMEOUTS the seat is marked away.
+    timeouts = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["position"]
@@ -163,6 +176,9 @@ class Decision(models.Model):
     source = models.CharField(max_length=8, choices=Source.choices)
     # The client's own id for the message, so that a resent decision is applied once.
     client_id = models.CharField(max_length=64, blank=True)
+    # This decision revealed a turn's cards (the engine's "revealed" event): the turns of
+    # the log start and end there (selectors.computer_played_turns).
+    reveals = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef, Prefetch, Q, Value
 
-from games.models import Game, Seat, Table
+from games.models import Decision, Game, Seat, Table
 
 
 @dataclass(frozen=True)
@@ -166,3 +166,94 @@ def lobby_tables(user) -> dict:
         .order_by("-created_at")[:20]
     )
     return {"open_tables": open_tables, "my_tables": mine, "playing_tables": playing}
+
+
+# --- cards the computer played for a player ---------------------------------------------
+
+# Decisions the computer made for a player: the time limit ran out, or the player is away
+# (a bot's own decisions are not marked: a bot is the computer).
+COMPUTER_SOURCES = (Decision.Source.TIMEOUT, Decision.Source.AWAY)
+
+
+def computer_played(game: Game, since_version: int, until_version: int | None = None) -> set[int]:
+    """The seats whose decisions of versions `since_version` (excluded) to `until_version`
+    (included; None: up to the game's latest) the computer made for their player
+    (Decision.Source TIMEOUT or AWAY). Per seat and kind of decision ("select", "row",
+    "pick") only the last one counts: a card the computer chose and the player then
+    changed is the player's. One query."""
+    decisions = game.decisions.filter(seq__gt=since_version)
+    if until_version is not None:
+        decisions = decisions.filter(seq__lte=until_version)
+    return _computer_seats(decisions.order_by("seq").values_list("seat", "payload", "source"))
+
+
+def _computer_seats(rows) -> set[int]:
+    last = {}
+    for seat, payload, source in rows:
+        last[seat, (payload or {}).get("type")] = source
+    return {seat for (seat, _kind), source in last.items() if source in COMPUTER_SOURCES}
+
+
+@dataclass(frozen=True)
+class ComputerPlayed:
+    """Seats whose cards (or row choices) the computer played, for the two turns a table
+    shows: `current` (the cards being chosen, or revealed and being placed) and `last`
+    (the last finished turn, the engine view's `last_turn`)."""
+
+    current: frozenset
+    last: frozenset
+
+
+def computer_played_turns(game: Game, view: dict) -> ComputerPlayed:
+    """`computer_played` for the current and the last turn of `game`, whose public view
+    (engine.view(state, None)) is `view`. Two queries.
+
+    A turn's cards are its "select" decisions up to the one that revealed them
+    (Decision.reveals), and after the previous reveal; its row choices are its "row"
+    decisions after its reveal, until the next one. `view["revealed"]` says whether the
+    current turn is revealed already (its cards being placed)."""
+    reveals = list(
+        game.decisions.filter(reveals=True).order_by("-seq").values_list("seq", flat=True)[:3]
+    )
+    reveals += [0] * (3 - len(reveals))
+    latest = game.version
+    if view.get("revealed"):
+        # The current turn was revealed at the last reveal; the last one at the one before.
+        current, last = (reveals[1], reveals[0], latest), (reveals[2], reveals[1], reveals[0])
+    else:
+        # The current turn is being chosen: nothing of it is revealed yet.
+        current, last = (reveals[0], latest, latest), (reveals[1], reveals[0], latest)
+    rows = list(
+        game.decisions.filter(seq__gt=last[0])
+        .order_by("seq")
+        .values_list("seq", "seat", "payload", "source")
+    )
+
+    def turn(start, revealed_at, end):
+        # Its cards until its reveal, its row choices after it.
+        return frozenset(
+            _computer_seats(
+                (seat, payload, source)
+                for seq, seat, payload, source in rows
+                if (start < seq <= revealed_at and (payload or {}).get("type") == "select")
+                or (revealed_at < seq <= end and (payload or {}).get("type") == "row")
+            )
+        )
+
+    return ComputerPlayed(current=turn(*current), last=turn(*last))
+
+
+# --- rematch ------------------------------------------------------------------------------
+
+
+def rematch_state(table: Table, user) -> dict:
+    """What the end of a finished table offers `user` (the `end_actions` partial of a
+    kind's live.html): `rematch_table`, the table's rematch or None, and `in_rematch`,
+    whether the user sits there already. One query; none without a rematch."""
+    if table.rematch_id is None:
+        return {"rematch_table": None, "in_rematch": False}
+    seated = Value(False)
+    if user.is_authenticated:
+        seated = Exists(Seat.objects.filter(table=OuterRef("pk"), user=user.pk))
+    rematch = Table.objects.filter(pk=table.rematch_id).annotate(seated=seated).first()
+    return {"rematch_table": rematch, "in_rematch": bool(rematch and rematch.seated)}

@@ -25,6 +25,9 @@ log = logging.getLogger(__name__)
 LOBBY_GROUP = "lobby"
 # Decisions made for a seat without asking its player: bots, absent players, time-outs.
 AUTOMATIC_SOURCES = (Decision.Source.BOT, Decision.Source.AWAY, Decision.Source.TIMEOUT)
+# A player for whom the time limit decided so many times in a row is marked away: from
+# then on the computer plays for them at once instead of waiting out each limit.
+AWAY_AFTER_TIMEOUTS = 2
 
 
 class ServiceError(Exception):
@@ -216,7 +219,8 @@ def seat_return(*, table_id: int, user) -> None:
 
 def _set_away(table: Table, seat: Seat, *, away: bool) -> None:
     seat.away = away
-    seat.save(update_fields=["away"])
+    seat.timeouts = 0
+    seat.save(update_fields=["away", "timeouts"])
     if away:
         # The fallback plays for the absent player right away if it is their move.
         game = Game.objects.select_for_update().get(table=table)
@@ -228,6 +232,56 @@ def _set_away(table: Table, seat: Seat, *, away: bool) -> None:
         _announce_on_commit(table, game.version if game.version != version_before else None)
     else:
         _announce_on_commit(table)
+
+
+def between_rounds(view: dict) -> bool:
+    """No turn of the current round has been played yet, from the engine's public view:
+    its draft is under way (picks only set the round up), or its first turn's cards are
+    being chosen and none is revealed yet (a choice may still change). Not once the
+    game is over."""
+    if view["phase"] == "draft":
+        return True
+    return view["phase"] == "select" and view["turn"] == 1 and not view.get("revealed")
+
+
+def seat_replace_by_bot(*, table_id: int, user, position: int, bot: str) -> Seat:
+    """The table's creator gives the seat of a player who is away to a bot, between two
+    rounds (`between_rounds`): the seat becomes the bot's for the rest of the game, its
+    player keeps nothing of it (a league game scores the seat as a bot's)."""
+    from games import kinds
+
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if table.created_by_id != user.pk:
+            raise ServiceError("not_creator", _("Only the table's creator can replace a player."))
+        if table.status != Table.Status.PLAYING:
+            raise ServiceError("not_playing", _("This table is not playing."))
+        if bot not in kinds.get(table.kind).bots:
+            raise ServiceError("bad_bot", _("Unknown bot."))
+        seat = table.seats.filter(position=position).first()
+        if seat is None or not seat.user_id or not seat.away:
+            raise ServiceError("not_away", _("Only a player who is away can be replaced by a bot."))
+        game = Game.objects.select_for_update().get(table=table)
+        game_engine = engine.get(table.kind)
+        state = game_engine.load(game.state)
+        if not between_rounds(game_engine.view(state, None)):
+            raise ServiceError(
+                "not_between_rounds", _("A player can be replaced only between two rounds.")
+            )
+        seat.user = None
+        seat.bot = bot
+        seat.away = False
+        seat.timeouts = 0
+        seat.save(update_fields=["user", "bot", "away", "timeouts"])
+        seats = {s.position: s for s in table.seats.all()}
+        seats[seat.position] = seat
+        # What the fallback already chose for the absent player stays (a bot decides
+        # only when a decision is awaited from its seat); the bot makes the next one, at
+        # once if it is awaited now.
+        _advance(game, table, seats, timezone.now(), state=state)
+        game.save(update_fields=GAME_PLAY_FIELDS)
+        _announce_on_commit(table, None, lobby=True)
+    return seat
 
 
 def table_start(*, table_id: int, user) -> Game:
@@ -264,6 +318,94 @@ def table_start(*, table_id: int, user) -> Game:
         game.save()
         _announce_on_commit(table, game.version, lobby=True)
     return game
+
+
+# --- rematch -------------------------------------------------------------------------------
+
+
+def table_rematch(*, table_id: int, user) -> Table:
+    """A player of a finished table asks to play again: a new open table like this one
+    (game, options, seats, time limit, privacy, played-cards panel, name, and its season
+    while the player may still open a table in it), its bots at their seats and the
+    player at theirs. The table's other players sit when they accept (`rematch_accept`).
+
+    Once per table: asked again, by anyone of its players, it is the same new table (the
+    old table's row lock orders concurrent requests), and the asking player sits there.
+    """
+    from games import kinds
+
+    with transaction.atomic():
+        old = _locked_table(table_id)
+        old_seat = _rematch_player(old, user)
+        if old.rematch_id is not None:
+            return _rematch_sit(old, old_seat, user)
+        if old.status != Table.Status.FINISHED:
+            raise ServiceError("not_over", _("A rematch can be asked only once the game is over."))
+        new = table_create(
+            user=user,
+            kind=old.kind,
+            seats_count=old.seats_count,
+            options=old.options,
+            time_limit=old.time_limit,
+            is_public=old.is_public,
+            show_played=old.show_played,
+            name=old.name,
+            season=_season_still_offered(old, user, kinds.get(old.kind)),
+            creator_sits=False,
+        )
+        for seat in old.seats.exclude(bot=""):
+            Seat.objects.create(table=new, position=seat.position, bot=seat.bot)
+        old.rematch = new
+        old.save(update_fields=["rematch"])
+        _rematch_sit(old, old_seat, user)
+        # The old table's screens offer its other players to join.
+        _announce_on_commit(old)
+    return new
+
+
+def rematch_accept(*, table_id: int, user) -> Table:
+    """A player of a finished table joins its rematch, at their old seat if it is free,
+    else at any free seat. Joining again changes nothing."""
+    with transaction.atomic():
+        old = _locked_table(table_id)
+        old_seat = _rematch_player(old, user)
+        if old.rematch_id is None:
+            raise ServiceError("no_rematch", _("Nobody has asked for a rematch yet."))
+        return _rematch_sit(old, old_seat, user)
+
+
+def _rematch_player(old: Table, user) -> Seat:
+    seat = old.seats.filter(user=user).first() if user.is_authenticated else None
+    if seat is None:
+        raise ServiceError("not_player", _("Only the players of this table can play it again."))
+    return seat
+
+
+def _rematch_sit(old: Table, old_seat: Seat, user) -> Table:
+    """Seat `user` at `old`'s rematch (both rows locked, old first: one order everywhere)."""
+    new = _locked_table(old.rematch_id)
+    if new.seats.filter(user=user).exists():
+        return new
+    _require_open(new)
+    _check_can_sit(new, user)
+    taken = set(new.seats.values_list("position", flat=True))
+    position = old_seat.position if old_seat.position not in taken else _free_position(new)
+    Seat.objects.create(table=new, position=position, user=user)
+    _announce_on_commit(new, lobby=True)
+    _announce_on_commit(old)
+    return new
+
+
+def _season_still_offered(old: Table, user, kind):
+    """The old table's season, if a new table of `user` may still count in it (the league
+    app answers through games.signals.seasons_offered, as for the lobby's form); else
+    None: the rematch is a friendly game."""
+    if old.season_id is None:
+        return None
+    for _receiver, seasons in signals.seasons_offered.send(sender=Table, user=user, kind=kind):
+        if seasons is not None and seasons.filter(pk=old.season_id).exists():
+            return old.season
+    return None
 
 
 # --- decisions ---------------------------------------------------------------------------
@@ -323,9 +465,11 @@ def _decide(table_id, user, decision, client_id, seen_version) -> Accepted:
             raise ServiceError("stale", _("The game has moved on: look again before you play."))
         state = game_engine.load(game.state)
         now = timezone.now()
-        if mine.away:
+        if mine.away or mine.timeouts:
+            # The player is here: no longer away, and the time-outs in a row start again.
             mine.away = False
-            mine.save(update_fields=["away"])
+            mine.timeouts = 0
+            mine.save(update_fields=["away", "timeouts"])
         point_before = _decision_point(game_engine, state)
         try:
             state = _apply(
@@ -377,6 +521,7 @@ def _record(game, game_engine, before, events, seat, decision, source, client_id
         payload=decision,
         source=source,
         client_id=client_id,
+        reveals=any(event["type"] == "revealed" for event in events),
     )
     row.save(force_insert=True)
     _derive_rows(game, game_engine, before, events)
@@ -512,12 +657,28 @@ def game_timeout(*, game_id: int, now=None) -> bool:
                 game_engine.fallback(state, seat),
                 Decision.Source.TIMEOUT,
             )
+            _count_timeout(seats[seat])
             if _decision_point(game_engine, state) != point_before:
                 break
+        # A seat just marked away is played at once from here on (_is_automatic).
         _advance(game, table, seats, now, state=state, point_before=point_before)
-        game.save()
+        # Only what a decision changes: a seat saved above counted in `seats_version`.
+        game.save(update_fields=GAME_PLAY_FIELDS)
         _announce_on_commit(table, game.version, lobby=table.status == Table.Status.FINISHED)
     return True
+
+
+def _count_timeout(seat: Seat) -> None:
+    """The time limit decided for `seat`: at AWAY_AFTER_TIMEOUTS in a row (no decision of
+    the player's own in between: game_decide resets the count) the player is marked
+    away, and the computer plays for them at once until they come back."""
+    if seat.bot or seat.away:
+        return
+    seat.timeouts += 1
+    if seat.timeouts >= AWAY_AFTER_TIMEOUTS:
+        seat.away = True
+        seat.timeouts = 0
+    seat.save(update_fields=["away", "timeouts"])
 
 
 def games_due(now=None) -> list[int]:

@@ -12,7 +12,14 @@ urlpatterns = [
     path(
         "<int:table_id>/seats/<int:position>/remove/", views.remove_seat, name="table_remove_seat"
     ),
+    path(
+        "<int:table_id>/seats/<int:position>/bot/",
+        views.replace_by_bot,
+        name="table_replace_by_bot",
+    ),
     path("<int:table_id>/start/", views.start, name="table_start"),
+    path("<int:table_id>/rematch/", views.rematch, name="table_rematch"),
+    path("<int:table_id>/rematch/accept/", views.rematch_accept, name="table_rematch_accept"),
     path("<int:table_id>/record.json", views.record, name="table_record"),
     path("<int:table_id>/replay/", views.replay, name="table_replay"),
 ]

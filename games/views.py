@@ -9,6 +9,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from games import kinds, rendering, replays, selectors, services
 from games.forms import TableForm
@@ -126,6 +127,34 @@ def _finished_game(request, table_id) -> Game:
     game = Game.objects.filter(table=access.table, finished_at__isnull=False).first()
     if game is None:
         raise Http404
+replace_by_bot = _seat_action(services.seat_replace_by_bot, bot="bot")
+
+
+def _rematch_action(service):
+    """A POST view running `service(table_id=, user=)`, which returns the rematch table:
+    the player goes there (htmx: HX-Redirect; others: a redirect). A refusal comes back
+    as the `#notice` (htmx) or a message on the finished table's page."""
+
+    @login_required
+    @require_POST
+    def view(request, table_id):
+        try:
+            rematch = service(table_id=table_id, user=request.user)
+        except services.ServiceError as error:
+            if request.htmx:
+                context = {"code": error.code, "message": error.message}
+                return HttpResponse(render_to_string("games/notice.html", context))
+            messages.error(request, error.message)
+            return redirect("table", table_id=table_id)
+        if request.htmx:
+            return HttpResponseClientRedirect(rematch.get_absolute_url())
+        return redirect(rematch)
+
+    return view
+
+
+rematch = _rematch_action(services.table_rematch)
+rematch_accept = _rematch_action(services.rematch_accept)
     if access.deal_closed:
         raise _DealClosed
     return game
