@@ -237,3 +237,15 @@ def test_two_players_ask_at_once_and_one_table_is_made(alice, bob, attempt):
     assert outcomes[0].pk == outcomes[1].pk
     assert Table.objects.count() == 2
     assert seats_of(outcomes[0]) == {0: alice, 1: "heuristic", 2: bob}
+
+
+def test_rematch_seats_serve_every_viewer_of_a_snapshot(
+    finished, alice, bob, django_assert_num_queries
+):
+    table = Table.objects.get(pk=finished.pk)
+    with django_assert_num_queries(0):
+        assert selectors.rematch_seats(table) == (None, frozenset())
+    new = services.table_rematch(table_id=finished.pk, user=alice)
+    table = Table.objects.get(pk=finished.pk)
+    with django_assert_num_queries(2):
+        assert selectors.rematch_seats(table) == (new, frozenset({alice.pk}))
