@@ -62,6 +62,24 @@ class TableForm(forms.Form):
         at = [name for name, _field in fields].index("seats_count") + 1
         own = [(n, copy.deepcopy(f)) for n, f in self.game.options_form.base_fields.items()]
         self.fields = dict(fields[:at] + own + fields[at:])
+        # The lobby page marks these fields with the choice they belong to (lobby.html).
+        for name, when in self._shown_when().items():
+            self.fields[name].shown_when = when
+
+    def _shown_when(self) -> dict:
+        """{field: (other field, value)}: fields of the game's options that apply only when
+        the other field has that value (e.g. the threshold, when the game ends at one)."""
+        return getattr(self.game.options_form, "shown_when", {})
+
+    def clean(self):
+        cleaned = super().clean()
+        # A field that does not apply to the choices made refuses nothing: its value is
+        # not used (hidden on the page, it could not even be corrected there).
+        for name, (other, value) in self._shown_when().items():
+            if cleaned.get(other) != value:
+                self._errors.pop(name, None)
+                cleaned.pop(name, None)
+        return cleaned
 
     def clean_kind(self):
         # No game named (a form of before there were several): the default one.

@@ -151,6 +151,9 @@ class NimmtOptions(OptionsForm):
         initial=1,
         help_text=_("1 is the single-round variant."),
     )
+    # A field that applies only for one value of another: the lobby shows it only then
+    # (static/js/lobby.js), and a value in it refuses nothing otherwise (TableForm.clean).
+    shown_when = {"threshold": ("end", "threshold"), "rounds": ("end", "rounds")}
     deal = forms.ChoiceField(
         label=_("Deal"),
         initial="random",

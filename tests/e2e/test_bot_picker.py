@@ -9,6 +9,7 @@ after so many rounds.
 
 import asyncio
 import json
+import re
 import time
 
 import pytest
@@ -134,5 +135,58 @@ async def test_a_pick_made_before_the_first_frame_survives_it(daphne_server, chr
             "() => !document.querySelector('#seats').dataset.old", timeout=TIMEOUT_MS
         )
         assert await picker.input_value() == "heuristic", "the first frame reset the pick"
+    finally:
+        await context.close()
+
+
+async def test_the_lobby_shows_the_field_of_the_end_chosen(daphne_server, chromium):
+    server = daphne_server
+    context = await chromium.new_context(locale="en-US", viewport=DESKTOP)
+    errors = []
+    try:
+        page = await context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("console", lambda message: note_console_error(errors, message))
+        await sign_up(page, server, "sami", "Sami")
+        await page.goto(f"{server.url}/tables/")
+        form = page.locator("#new-table")
+        threshold, rounds = form.locator("#id_threshold"), form.locator("#id_rounds")
+        await threshold.wait_for(state="visible", timeout=TIMEOUT_MS)
+        assert await rounds.is_hidden()
+        await form.locator("#id_end").select_option("rounds")
+        await rounds.wait_for(state="visible", timeout=TIMEOUT_MS)
+        assert await threshold.is_hidden()
+        assert await page.locator("label[for=id_threshold]").is_hidden()
+        await rounds.fill("2")
+        await form.locator("#id_end").select_option("threshold")
+        await threshold.wait_for(state="visible", timeout=TIMEOUT_MS)
+        assert await rounds.is_hidden()
+        await form.locator("#id_end").select_option("rounds")
+        await form.locator("button[type=submit]").click()
+        await page.wait_for_url(re.compile(r".*/tables/\d+/$"))
+        assert "2 rounds" in await page.locator(".table-head .options").inner_text()
+        assert not errors, errors
+    finally:
+        await context.close()
+
+
+async def test_without_javascript_the_lobby_shows_both_end_fields(daphne_server, chromium):
+    server = daphne_server
+    context = await chromium.new_context(locale="en-US", viewport=DESKTOP)
+    try:
+        page = await context.new_page()
+        await sign_up(page, server, "tess", "Tess")
+        cookies = await context.cookies()
+    finally:
+        await context.close()
+    context = await chromium.new_context(
+        locale="en-US", viewport=DESKTOP, java_script_enabled=False
+    )
+    try:
+        await context.add_cookies(cookies)
+        page = await context.new_page()
+        await page.goto(f"{server.url}/tables/")
+        assert await page.locator("#new-table #id_threshold").is_visible()
+        assert await page.locator("#new-table #id_rounds").is_visible()
     finally:
         await context.close()

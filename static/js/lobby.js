@@ -1,0 +1,32 @@
+// The lobby's new-table form (no library code): a field marked
+// data-shown-when="end" data-shown-value="rounds" is shown only while the form's field
+// `end` has the value "rounds" (the number of rounds, the threshold). Without JavaScript
+// every field stays visible, and the server ignores the ones that do not apply.
+(function () {
+  "use strict";
+
+  function update(form) {
+    form.querySelectorAll("[data-shown-when]").forEach(function (box) {
+      var other = form.elements[box.dataset.shownWhen];
+      box.hidden = Boolean(other) && other.value !== box.dataset.shownValue;
+    });
+  }
+
+  function updateAll() {
+    document.querySelectorAll("form").forEach(function (form) {
+      if (form.querySelector("[data-shown-when]")) {
+        update(form);
+      }
+    });
+  }
+
+  document.addEventListener("change", function (event) {
+    var form = event.target.form;
+    if (form && form.querySelector("[data-shown-when]")) {
+      update(form);
+    }
+  });
+  document.addEventListener("DOMContentLoaded", updateAll);
+  // Back to the page from the browser's history: the form keeps what was chosen.
+  window.addEventListener("pageshow", updateAll);
+})();
