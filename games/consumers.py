@@ -51,7 +51,54 @@ def _session_alive(session_key) -> bool:
     return Session.objects.filter(session_key=session_key, expire_date__gt=timezone.now()).exists()
 
 
+# How long a closing socket waits for Redis to forget its groups; past this the channel
+# stays in the group until channels-redis' group expiry, and announcements to it expire.
+DISCARD_SECONDS = 2
+# How often, at most, a closing socket asks its layer receive to stop (below).
+RECEIVE_STOP_TRIES = 10
+
+
 class _HtmlConsumer(AsyncWebsocketConsumer):
+    """A consumer that sends HTML frames and closes without waiting on the channel layer.
+
+    Channels' consumer loop (`await_many_dispatch`) cancels its pending layer receive when
+    the socket closes, then waits for that receive to end. With channels-redis 4.3 and
+    redis-py 8 on Python 3.11 a cancellation that lands while the receive is inside its
+    EVAL (the backup-queue clean-up before each BZPOPMIN) is lost, and the receive loops on
+    BZPOPMIN for good: daphne then killed the socket's application after 10 s ("took too
+    long to shut down", issue 21 bug 10). So the loop is given a receive that ends as soon
+    as it is cancelled, and the layer's own receive is asked to stop in the background,
+    again until it does.
+    """
+
+    # AsyncConsumer.__call__ sets `channel_receive` (the layer's receive of this socket's
+    # channel) and passes it to its loop: the loop gets `_receive_from_layer` instead.
+    @property
+    def channel_receive(self):
+        return self._receive_from_layer
+
+    @channel_receive.setter
+    def channel_receive(self, layer_receive):
+        self._layer_receive = layer_receive
+
+    async def _receive_from_layer(self):
+        receiving = asyncio.ensure_future(self._layer_receive())
+        try:
+            return await asyncio.shield(receiving)
+        except asyncio.CancelledError:
+            _stop_receiving(receiving, RECEIVE_STOP_TRIES)
+            raise
+
+    async def _leave_groups(self, *groups) -> None:
+        """Leave the channel-layer groups, waiting at most DISCARD_SECONDS on the layer."""
+        layer = self.channel_layer
+        discards = [layer.group_discard(group, self.channel_name) for group in groups]
+        try:
+            async with asyncio.timeout(DISCARD_SECONDS):
+                await asyncio.gather(*discards)
+        except Exception:
+            log.warning("socket closed without leaving its groups %s", groups, exc_info=True)
+
     async def send(self, text_data=None, bytes_data=None, close=False):
         try:
             await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
@@ -95,7 +142,7 @@ class LobbyConsumer(_HtmlConsumer):
         await self.accept()
 
     async def disconnect(self, code):
-        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+        await self._leave_groups(LOBBY_GROUP)
 
     async def receive(self, text_data=None, bytes_data=None):
         await self.send(text_data=await self._notice("read_only", _("The lobby only listens.")))
@@ -151,8 +198,7 @@ class TableConsumer(_HtmlConsumer):
     async def disconnect(self, code):
         shutdown.unregister(self)
         if hasattr(self, "pushing"):
-            await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
-            await self.channel_layer.group_discard(user_group(self.user.pk), self.channel_name)
+            await self._leave_groups(table_group(self.table_id), user_group(self.user.pk))
 
     async def session_ended(self, event):
         """The user logged out (somewhere): this socket's session is no more."""
@@ -305,6 +351,20 @@ def _forget_read(reads: dict, table_id: int, done) -> None:
 
 async def _read(table_id: int):
     return await database_sync_to_async(rendering.read_snapshot)(table_id)
+
+
+def _stop_receiving(receiving: asyncio.Future, tries: int) -> None:
+    """Cancel a layer receive that its socket no longer waits for; cancel it again a
+    second later while it runs (a lost cancellation, see _HtmlConsumer)."""
+    if receiving.done():
+        if not receiving.cancelled():
+            receiving.exception()  # retrieved: a failed receive of a closed socket is no news
+        return
+    receiving.cancel()
+    if tries > 1:
+        asyncio.get_running_loop().call_later(1, _stop_receiving, receiving, tries - 1)
+    else:
+        receiving.add_done_callback(lambda done: _stop_receiving(done, 0))
 
 
 def _accepted_languages(header: str) -> list[str]:
