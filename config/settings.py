@@ -80,6 +80,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "leagues",
+    "chat",
     "axes",
 ]
 

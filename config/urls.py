@@ -22,5 +22,6 @@ urlpatterns = [
     path("players/<str:username>/", account_views.profile, name="profile"),
     path("tables/", include("games.urls")),
     path("leagues/", include("leagues.urls")),
+    path("chat/", include("chat.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -21,6 +21,10 @@ from django.utils import translation
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
+from chat import live as chat_live
+from chat import rendering as chat_rendering
+from chat import selectors as chat_selectors
+from chat import services as chat_services
 from games import limits, rendering, selectors, services, shutdown
 from games.protocol import ProtocolError, parse_message
 from games.services import LOBBY_GROUP, table_group
@@ -99,6 +103,59 @@ class _HtmlConsumer(AsyncWebsocketConsumer):
         except Exception:
             log.warning("socket closed without leaving its groups %s", groups, exc_info=True)
 
+    # --- the chat of the socket's room: its table's, or the lobby's (None) ---------------
+    chat_table_id: int | None = None
+
+    async def _chat_join(self) -> None:
+        """Read what the user has chosen not to see (again when they change it)."""
+        user = self.scope["user"]
+        self.chat_reader = await database_sync_to_async(chat_selectors.chat_reader)(user)
+
+    async def _chat(self, message) -> None:
+        """Store a parsed chat message; every socket of the room hears of it, this one too."""
+        try:
+            await database_sync_to_async(chat_services.chat_post)(
+                user=self.scope["user"],
+                table_id=self.chat_table_id,
+                text=message.text,
+                canned=message.canned,
+                client_id=message.id,
+            )
+        except services.ServiceError as error:
+            self._log_refusal("chat message", error.code)
+            await self._chat_notice(error.code, error.message, message.id)
+            return
+        await self._chat_notice("", "", message.id)  # a refusal shown before is past
+
+    async def _chat_notice(self, code, message, request_id) -> None:
+        frame = chat_rendering.notice_frame(code, message, request_id or "", self.language)
+        await self.send(text_data=frame)
+
+    async def chat_posted(self, event):
+        message = await chat_live.posted(event["message"])
+        if message is None or message.table_id != self.chat_table_id:
+            return
+        if not self.chat_reader.sees(message):
+            return
+        frame = chat_rendering.posted_frame(message, self.scope["user"].pk, self.language)
+        await self.send(text_data=frame)
+
+    async def chat_hidden(self, event):
+        chat_live.forget(event["message"])
+        await self.send(text_data=chat_rendering.hidden_frame(event["message"]))
+
+    async def chat_preferences(self, event):
+        await self._chat_join()
+
+    async def session_ended(self, event):
+        """The user logged out (somewhere): this socket's session is no more."""
+        if event.get("session_key") in (None, self.scope["session"].session_key):
+            await self.close(code=REFUSED)
+
+    def _log_refusal(self, what, code) -> None:
+        room = "lobby" if self.chat_table_id is None else f"table {self.chat_table_id}"
+        log.info("%s: refused %s from %s: %s", room, what, self.scope["user"].pk, code)
+
     async def send(self, text_data=None, bytes_data=None, close=False):
         try:
             await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
@@ -138,13 +195,31 @@ class LobbyConsumer(_HtmlConsumer):
             await self.refuse(REFUSED)
             return
         self.language = await self._language()
+        await self._chat_join()
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self.channel_layer.group_add(user_group(self.scope["user"].pk), self.channel_name)
         await self.accept()
 
     async def disconnect(self, code):
-        await self._leave_groups(LOBBY_GROUP)
+        if hasattr(self, "chat_reader"):
+            await self._leave_groups(LOBBY_GROUP, user_group(self.scope["user"].pk))
 
     async def receive(self, text_data=None, bytes_data=None):
+        """The lobby's chat; anything else is answered `read_only`."""
+        if not await limits.allow(self.scope["user"].pk):
+            await self._chat_notice("rate_limited", _("Too many messages: slow down."), None)
+            return
+        try:
+            message = parse_message(text_data, bytes_data)
+        except ProtocolError as error:
+            if error.about == "chat":
+                self._log_refusal("chat message", error.code)
+                await self._chat_notice(error.code, error.message, None)
+                return
+            message = None
+        if message is not None and message.type == "chat":
+            await self._chat(message)
+            return
         await self.send(text_data=await self._notice("read_only", _("The lobby only listens.")))
 
     async def lobby_changed(self, event):
@@ -173,7 +248,7 @@ class TableConsumer(_HtmlConsumer):
             await self.refuse(REFUSED)
             return
         self.user = user
-        self.table_id = self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
+        self.table_id = self.chat_table_id = self.scope["url_route"]["kwargs"]["table_id"]
         access = await database_sync_to_async(selectors.table_access)(self.table_id, user)
         if access is None:
             await self.refuse(NOT_FOUND)
@@ -186,6 +261,7 @@ class TableConsumer(_HtmlConsumer):
         # Channels' AuthMiddleware read the session to find the user just now: the next
         # reading is due within one interval.
         self.session_due = time.monotonic() + random.uniform(0, SESSION_CHECK_SECONDS)
+        await self._chat_join()
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         await self.channel_layer.group_add(user_group(user.pk), self.channel_name)
         await self.accept()
@@ -200,11 +276,6 @@ class TableConsumer(_HtmlConsumer):
         if hasattr(self, "pushing"):
             await self._leave_groups(table_group(self.table_id), user_group(self.user.pk))
 
-    async def session_ended(self, event):
-        """The user logged out (somewhere): this socket's session is no more."""
-        if event.get("session_key") in (None, self.scope["session"].session_key):
-            await self.close(code=REFUSED)
-
     async def receive(self, text_data=None, bytes_data=None):
         if not await limits.allow(self.user.pk):
             await self._send_error("rate_limited", _("Too many messages: slow down."), None)
@@ -215,13 +286,14 @@ class TableConsumer(_HtmlConsumer):
         try:
             message = parse_message(text_data, bytes_data)
         except ProtocolError as error:
-            log.info(
-                "table %s: refused message from %s: %s",
-                self.table_id,
-                self.user.pk,
-                error.code,
-            )
-            await self._send_error(error.code, error.message, None)
+            self._log_refusal("message", error.code)
+            if error.about == "chat":
+                await self._chat_notice(error.code, error.message, None)
+            else:
+                await self._send_error(error.code, error.message, None)
+            return
+        if message.type == "chat":
+            await self._chat(message)
             return
         if message.type == "sync":
             await self._push(force=True)

@@ -7,9 +7,13 @@ rules. Nothing a client sent is ever echoed back unless it passed these checks.
 
 import json
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
+
+from chat.canned import CANNED
+from chat.models import MAX_LENGTH as MAX_CHAT_LENGTH
 
 MAX_MESSAGE_BYTES = 64 * 1024
 MAX_ID_LENGTH = 64
@@ -23,13 +27,19 @@ LARGEST_NUMBER = 2**31 - 1
 
 # Decision messages and the field each one carries (docs/engines.md).
 DECISIONS = {"select": "card", "row": "row", "pick": "card"}
+# Characters a chat line may not hold: control characters (a line is one line; NUL cannot
+# be stored), lone surrogates (not text), private-use characters (nothing shows them).
+UNPRINTABLE = {"Cc", "Cs", "Co"}
 
 
 class ProtocolError(Exception):
-    def __init__(self, code: str, message: str):
+    """`about`: "chat" for a refused chat message (answered in the chat, not the table)."""
+
+    def __init__(self, code: str, message: str, about: str = ""):
         super().__init__(message)
         self.code = code
         self.message = message
+        self.about = about
 
 
 @dataclass(frozen=True)
@@ -38,6 +48,9 @@ class Message:
     decision: dict | None = None
     id: str = ""
     version: int | None = None
+    # A chat message: its text, or the key of a canned message (chat.canned).
+    text: str = ""
+    canned: str = ""
 
 
 def _whole_number(value, name):
@@ -80,6 +93,12 @@ def parse_message(text_data, bytes_data) -> Message:
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", _("A message must be a JSON object."))
     kind = data.get("type")
+    if kind == "chat":
+        try:
+            return _chat(data)
+        except ProtocolError as error:
+            error.about = "chat"
+            raise
     if not isinstance(kind, str) or (kind != "sync" and kind not in DECISIONS):
         raise ProtocolError("unknown_type", _("Unknown message type."))
     request_id = _request_id(data)
@@ -92,3 +111,25 @@ def parse_message(text_data, bytes_data) -> Message:
         raise ProtocolError("bad_field", _("%(name)s is missing.") % {"name": field})
     value = _whole_number(data[field], field)
     return Message(type=kind, decision={"type": kind, field: value}, id=request_id, version=version)
+
+
+def _chat(data) -> Message:
+    """A line of free text ("text") or a canned message ("canned"), never both."""
+    request_id = _request_id(data)
+    canned = data.get("canned")
+    if canned not in (None, ""):
+        if not isinstance(canned, str) or canned not in CANNED:
+            raise ProtocolError("bad_field", _("Unknown canned message."))
+        return Message(type="chat", id=request_id, canned=canned)
+    text = data.get("text")
+    if not isinstance(text, str):
+        raise ProtocolError("bad_field", _("%(name)s is missing.") % {"name": "text"})
+    text = text.strip()
+    if not text:
+        raise ProtocolError("bad_field", _("Write something first."))
+    if len(text) > MAX_CHAT_LENGTH:
+        message = _("A message has at most %(count)d characters.") % {"count": MAX_CHAT_LENGTH}
+        raise ProtocolError("too_long", message)
+    if any(unicodedata.category(char) in UNPRINTABLE for char in text):
+        raise ProtocolError("bad_field", _("This message holds characters that cannot be shown."))
+    return Message(type="chat", id=request_id, text=text)
