@@ -31,6 +31,8 @@
       var box = document.querySelector(".chat-form input[name=text]");
       if (box) {
         box.value = "";
+        // Said as typing would say it: table.js keeps what a field holds across frames.
+        box.dispatchEvent(new Event("input", { bubbles: true }));
       }
     }
     pending = null;
