@@ -134,6 +134,7 @@ async def wait_log(page, texts):
     )
 
 
+@pytest.mark.e2e
 async def test_players_chat_in_their_browsers(daphne_server, chromium):
     server = daphne_server
     setup = set_up(server, "browserchat")
