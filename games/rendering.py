@@ -436,6 +436,7 @@ def _turn_log(game_engine, state, seats, since_round):
             "turn": entry["turn"],
             "plays": [
                 {
+                    "seat": play["seat"],
                     "name": seats[play["seat"]].name,
                     "card": {"number": play["card"], "heads": game_engine.heads(play["card"])},
                     "row": play["row"] + 1,

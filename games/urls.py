@@ -22,4 +22,5 @@ urlpatterns = [
     path("<int:table_id>/rematch/accept/", views.rematch_accept, name="table_rematch_accept"),
     path("<int:table_id>/record.json", views.record, name="table_record"),
     path("<int:table_id>/replay/", views.replay, name="table_replay"),
+    path("<int:table_id>/log/", views.table_log, name="table_log"),
 ]

@@ -83,8 +83,17 @@ def table(request, table_id):
         get_token(request),
         invite=request.GET.get("invite", ""),
     )
+    log = rendering.page_log(table, translation.get_language())
     template = kinds.get(table.kind).template("table.html")
-    return render(request, template, {"table": table, "live": live})
+    return render(request, template, {"table": table, "live": live, "log": log})
+
+
+@login_required
+@_answers_closed_deals
+def table_log(request, table_id):
+    """The log of the rounds already played (the table page fetches it at each round's end)."""
+    access = _access_or_404(request, table_id)
+    return HttpResponse(rendering.page_log(access.table, translation.get_language()))
 
 
 def _seat_action(service, **post_fields):
@@ -118,15 +127,6 @@ remove_seat = _seat_action(services.seat_remove)
 add_bot = _seat_action(services.seat_add_bot, bot="bot")
 start = _seat_action(services.table_start)
 back = _seat_action(services.seat_return)
-
-
-def _finished_game(request, table_id) -> Game:
-    """The table's finished game, whose every hand a record or replay shows: not before
-    every table dealt the same cards (a duplicate round) has finished too."""
-    access = _access_or_404(request, table_id)
-    game = Game.objects.filter(table=access.table, finished_at__isnull=False).first()
-    if game is None:
-        raise Http404
 replace_by_bot = _seat_action(services.seat_replace_by_bot, bot="bot")
 
 
@@ -155,6 +155,15 @@ def _rematch_action(service):
 
 rematch = _rematch_action(services.table_rematch)
 rematch_accept = _rematch_action(services.rematch_accept)
+
+
+def _finished_game(request, table_id) -> Game:
+    """The table's finished game, whose every hand a record or replay shows: not before
+    every table dealt the same cards (a duplicate round) has finished too."""
+    access = _access_or_404(request, table_id)
+    game = Game.objects.filter(table=access.table, finished_at__isnull=False).first()
+    if game is None:
+        raise Http404
     if access.deal_closed:
         raise _DealClosed
     return game

@@ -210,7 +210,119 @@
     });
   }
 
-  function afterFrame() {
+  // --- the reveal: the turn's cards shown together, then placed one by one ----------------
+  // The frame already holds the settled table (the server's); the animation only hides the
+  // cards this turn placed and flies them in, in the order they were placed (the last
+  // turn's list), a take sliding towards its player with its heads. At most 2 s a turn.
+  var animated = null;
+  var TURN_MS = 1800;
+
+  function stillPlease() {
+    return pref("still") || window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  }
+
+  function rowCard(rows, number) {
+    var faces = rows.querySelectorAll("span.card");
+    for (var i = 0; i < faces.length; i++) {
+      var b = faces[i].querySelector("b");
+      if (b && b.textContent === number) {
+        return faces[i];
+      }
+    }
+    return null;
+  }
+
+  function animateTurn(fromSocket) {
+    var last = document.getElementById("last-turn");
+    var key = last && last.dataset.turn ? location.pathname + " " + last.dataset.turn : null;
+    if (!key || key === animated) {
+      return;
+    }
+    animated = key;
+    var rows = document.getElementById("rows");
+    if (!fromSocket || !rows || stillPlease()) {
+      return;
+    }
+    var plays = Array.prototype.slice.call(last.querySelectorAll("li[data-card]"));
+    var targets = plays.map(function (li) {
+      return rowCard(rows, li.dataset.card);
+    });
+    if (!plays.length || targets.indexOf(null) >= 0) {
+      return; // a new round's rows: nothing of that turn is on the board
+    }
+    var step = Math.min(400, TURN_MS / (plays.length + 1));
+    var strip = document.createElement("div");
+    strip.className = "reveal-strip";
+    var flying = plays.map(function (li) {
+      var clone = li.querySelector("span.card").cloneNode(true);
+      strip.appendChild(clone);
+      return clone;
+    });
+    rows.prepend(strip);
+    targets.forEach(function (target) {
+      target.style.visibility = "hidden";
+    });
+    plays.forEach(function (li, index) {
+      setTimeout(function () {
+        place(li, flying[index], targets[index], step);
+      }, step * (index + 1));
+    });
+    setTimeout(function () {
+      strip.remove();
+    }, step * (plays.length + 1) + 50);
+  }
+
+  function place(li, clone, target, step) {
+    var from = clone.getBoundingClientRect();
+    var to = target.getBoundingClientRect();
+    clone.style.transition = "transform " + Math.round(step * 0.8) + "ms ease-out";
+    clone.style.transform =
+      "translate(" + (to.left - from.left) + "px," + (to.top - from.top) + "px)";
+    if (li.querySelector(".took")) {
+      take(li, target.closest(".row"), step);
+    }
+    setTimeout(function () {
+      target.style.visibility = "";
+      clone.style.visibility = "hidden";
+    }, step * 0.8);
+  }
+
+  function take(li, row, step) {
+    var player = document.querySelector('#players tr[data-seat="' + li.dataset.seat + '"]');
+    if (!row || !player) {
+      return;
+    }
+    var pile = document.createElement("div");
+    pile.className = "taking";
+    li.querySelectorAll(".took ~ span.card").forEach(function (card) {
+      pile.appendChild(card.cloneNode(true));
+    });
+    if (li.dataset.heads) {
+      var heads = document.createElement("b");
+      heads.textContent = "+" + li.dataset.heads;
+      pile.appendChild(heads);
+    }
+    var start = row.getBoundingClientRect();
+    pile.style.left = start.left + window.scrollX + "px";
+    pile.style.top = start.top + window.scrollY + "px";
+    document.body.appendChild(pile);
+    var end = player.getBoundingClientRect();
+    requestAnimationFrame(function () {
+      pile.style.transition = "transform " + Math.round(step * 1.5) + "ms ease-in, opacity " +
+        Math.round(step * 1.5) + "ms ease-in";
+      pile.style.transform =
+        "translate(" + (end.left - start.left) + "px," + (end.top - start.top) + "px) scale(.6)";
+      pile.style.opacity = "0.2";
+    });
+    setTimeout(function () {
+      pile.remove();
+    }, step * 1.5 + 100);
+  }
+
+  function afterFrame(event) {
+    if (!event || event.type === "htmx:wsAfterMessage") {
+      animateTurn(!!event); // at page load: no animation, the table as it stands
+    }
     restoreDetails();
     showSummary();
     showTurn();

@@ -25,7 +25,7 @@ nimmt = engine.get("nimmt")
 CARD_FACE = re.compile(r"<b>(\d+)</b>")
 SENT_CARD = re.compile(r'"card":\s*"?(\d+)')
 NUMERIC_ATTRIBUTE = re.compile(r'([\w:-]+)="(\d+)"')
-NOT_A_CARD = {"data-version", "data-seat", "data-me"}
+NOT_A_CARD = {"data-version", "data-seat", "data-me", "data-round", "data-row", "data-heads"}
 BUTTON = re.compile(r"<button\b[^>]*>", flags=re.DOTALL)
 
 
