@@ -89,7 +89,9 @@ def test_muting_from_a_message_answers_the_log_without_the_muted_player(
     alice_client, alice, bob, table
 ):
     message = say(bob, table, "bla")
-    response = alice_client.post(reverse("chat_mute", args=[message.pk]), **HTMX)
+    response = alice_client.post(
+        reverse("chat_mute", args=[message.pk]), HTTP_ACCEPT_LANGUAGE="en", **HTMX
+    )
     assert response.status_code == 200
     html = response.content.decode()
     assert ChatMute.objects.filter(user=alice, muted=bob).exists()
