@@ -46,6 +46,8 @@ class Snapshot:
     picked_up: list | None = None
     # A finished game whose deal another table still plays: no piles, record or replay.
     deal_closed: bool = False
+    # A finished game's rematch table (or None) and the users seated there.
+    rematch: tuple = (None, frozenset())
     parts: dict = field(default_factory=dict)
     seat_views: dict = field(default_factory=dict)
     _shared: dict | None = None
@@ -387,8 +389,23 @@ def live_frame(snapshot: Snapshot, user, language: str, csrf_token: str = "", in
                     html.append(_part(snapshot, name, language))
             if position is not None:
                 html.append(_seat_actions(snapshot, position, csrf_token, language))
+            if first:
+                html.append(_end_actions(snapshot, user, position, csrf_token))
         html.append("</div>")
     return mark_safe("".join(html))
+
+
+def _end_actions(snapshot: Snapshot, user, position, csrf_token: str) -> str:
+    """Rematch, join it, or back to the lobby: the end of a finished game's frame."""
+    rematch_table, seated = snapshot.rematch
+    context = {
+        "table": snapshot.table,
+        "my_seat": None if position is None else snapshot.seat_at(position),
+        "rematch_table": rematch_table,
+        "in_rematch": user.is_authenticated and user.pk in seated,
+        "csrf_token": csrf_token,
+    }
+    return _render(snapshot, "end_actions", context)
 
 
 def update_frame(snapshot: Snapshot, position: int | None, language: str, hand: bool) -> str:
@@ -584,7 +601,9 @@ def _snapshot(table, game, seats, state) -> Snapshot:
     # the record instead.
     deal_closed = over and selectors.deal_in_play_elsewhere(table) is not None
     picked_up = selectors.picked_up(game, seats) if over and not deal_closed else None
+    rematch = selectors.rematch_seats(table) if over else (None, frozenset())
     return Snapshot(
+        rematch=rematch,
         table=table,
         game=game,
         seats=seats,

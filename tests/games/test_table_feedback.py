@@ -114,3 +114,27 @@ def test_the_log_is_not_shown_to_who_may_not_see_the_table(client, alice, bob):
     Table.objects.filter(pk=table.pk).update(is_public=False)
     client.force_login(bob)
     assert client.get(f"/tables/{table.pk}/log/").status_code == 404
+
+
+def test_a_finished_game_offers_a_rematch_and_then_to_join_it(alice, bob, client):
+    table = services.table_create(user=alice, seats_count=2, options={"end": "rounds", "rounds": 1})
+    services.seat_join(table_id=table.pk, user=bob)
+    services.table_start(table_id=table.pk, user=alice)
+    for _ in range(100):
+        state = nimmt.load(Game.objects.get(table=table).state)
+        if nimmt.is_over(state):
+            break
+        for seat, user in ((0, alice), (1, bob)):
+            if seat in nimmt.to_act(state):
+                decision = nimmt.fallback(state, seat)
+                services.game_decide(table_id=table.pk, user=user, decision=decision)
+                state = nimmt.load(Game.objects.get(table=table).state)
+    client.force_login(bob)
+    page = client.get(f"/tables/{table.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'id="end-actions"' in page and 'id="rematch"' in page
+    rematch = services.table_rematch(table_id=table.pk, user=alice)
+    page = client.get(f"/tables/{table.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'id="join-rematch"' in page
+    services.rematch_accept(table_id=table.pk, user=bob)
+    page = client.get(f"/tables/{table.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert rematch.get_absolute_url() in page and "Go to the rematch" in page
