@@ -265,6 +265,8 @@ async def test_a_killed_server_comes_back_and_the_turn_goes_on(daphne_server, ch
         assert await page.get_attribute("#players", "data-version") == str(version + 1)
 
         # Alice finishes the turn from the same page: the revealed turn reaches everyone.
+        # A tap arms the card, a second tap plays it.
+        await page.locator("#hand button.cardbtn").last.click()
         await page.locator("#hand button.cardbtn").last.click()
         await page.wait_for_function(
             "() => document.querySelectorAll('#hand .card').length === 9",
