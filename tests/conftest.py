@@ -78,3 +78,17 @@ def _glob_escape(text: str) -> str:
 def no_rate_limit(settings):
     """For tests that play a whole game as fast as the machine goes."""
     settings.SIXCLUB_WS_RATE = (10_000, 1_000_000)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer():
+    """Each test gets a channel layer of its own.
+
+    Each async test runs on an event loop of its own, and channels-redis keeps per-channel
+    asyncio locks in its layer instance: a layer receive still stopping in the background
+    when one test's loop closes (games.consumers, closing sockets) would otherwise leave a
+    lock bound to a dead loop for the next test.
+    """
+    from channels.layers import DEFAULT_CHANNEL_LAYER, channel_layers
+
+    channel_layers.set(DEFAULT_CHANNEL_LAYER, channel_layers.make_backend(DEFAULT_CHANNEL_LAYER))
