@@ -6,10 +6,10 @@
 Each engine module implements the interface of docs/engines.md.
 """
 
-from . import nimmt
+from . import nimmt, six
 from .errors import IllegalDecision, OptionsError, RecordError
 
-ENGINES = {nimmt.KIND: nimmt}
+ENGINES = {nimmt.KIND: nimmt, six.KIND: six}
 
 
 def get(kind):
