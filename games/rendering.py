@@ -15,7 +15,7 @@ from django.utils import translation
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
-from games import engine, kinds, selectors
+from games import engine, kinds, selectors, signals
 from games.models import Game, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -23,6 +23,34 @@ log = logging.getLogger(__name__)
 
 def _seat_names(table: Table) -> list[Seat]:
     return list(table.seats.select_related("user").order_by("position"))
+
+
+# Seated players' standings by game (its start, as ids may come back after a rollback)
+# and seats_version: read again only when the seats change (a rating moves when a game
+# ends, not during one).
+_standings_kept: "OrderedDict[tuple, dict]" = OrderedDict()
+_STANDINGS_KEPT = 2000
+
+
+def _standings(table: Table, seats: list, game: Game | None) -> dict:
+    """{position: {"rating", "rank"}} of the seated players, as other apps answer
+    games.signals.seat_standings (nothing for bots, nor without a receiver)."""
+    key = None if game is None else (table.pk, game.started_at, game.seats_version)
+    if key is not None and key in _standings_kept:
+        return _standings_kept[key]
+    users = [seat.user_id for seat in seats if seat.user_id is not None]
+    answers = {}
+    if users:
+        for _receiver, answer in signals.seat_standings.send(
+            sender=Table, table=table, users=users
+        ):
+            answers.update(answer or {})
+    standings = {seat.position: answers[seat.user_id] for seat in seats if seat.user_id in answers}
+    if key is not None:
+        _standings_kept[key] = standings
+        while len(_standings_kept) > _STANDINGS_KEPT:
+            _standings_kept.popitem(last=False)
+    return standings
 
 
 def card_faces(game_engine, cards):
@@ -48,6 +76,11 @@ class Snapshot:
     deal_closed: bool = False
     # A finished game's rematch table (or None) and the users seated there.
     rematch: tuple = (None, frozenset())
+    # Each seated player's {"rating", "rank"} by position (_standings).
+    standings: dict = field(default_factory=dict)
+    # The plays of the game log the computer made for their player: (turn, seat) pairs
+    # (selectors.computer_played_log).
+    computer: frozenset = frozenset()
     parts: dict = field(default_factory=dict)
     seat_views: dict = field(default_factory=dict)
     _shared: dict | None = None
@@ -124,6 +157,7 @@ def _shared_context(snapshot: Snapshot) -> dict:
                     "to_act": seat.position in v["to_act"],
                     "pile": v["piles"][seat.position],
                     "total": v["totals"][seat.position],
+                    **snapshot.standings.get(seat.position, {}),
                 }
                 for seat in seats
             ],
@@ -141,13 +175,14 @@ def _board_context(snapshot: Snapshot) -> dict:
     v, seats = shared["v"], snapshot.seats
     game_engine = engine.get(snapshot.table.kind)
     last = v.get("last_turn")
-    turns = _turn_log(game_engine, snapshot.state, seats, since_round=v["round"])
+    computer = snapshot.computer
+    turns = _turn_log(game_engine, snapshot.state, seats, v["round"], computer)
     if turns is None:  # a game without a log: the view's last turn as it is
         last_turn = _last_turn(game_engine, last, seats) if last else None
     elif turns:
         last_turn = turns[-1]
     else:  # a new round is dealt at once: its first turn shows the last one played
-        before = _turn_log(game_engine, snapshot.state, seats, since_round=v["round"] - 1)
+        before = _turn_log(game_engine, snapshot.state, seats, v["round"] - 1, computer)
         last_turn = before[-1] if before else None
     return {
         "rows": [
@@ -368,6 +403,9 @@ def live_frame(snapshot: Snapshot, user, language: str, csrf_token: str = "", in
             context = {
                 **snapshot.shared(),
                 "my_seat": None if position is None else snapshot.seat_at(position),
+                "seat_rows": [
+                    (seat, snapshot.standings.get(seat.position)) for seat in snapshot.seats
+                ],
                 "is_creator": user.is_authenticated and table.created_by_id == user.pk,
                 "free_seats": table.seats_count - len(snapshot.seats),
                 "bot_choices": kinds.get(table.kind).bot_choices,
@@ -441,12 +479,16 @@ def _last_turn(game_engine, last, seats):
 ROW_SLOTS = 6
 
 
-def _turn_log(game_engine, state, seats, since_round):
+def _turn_log(game_engine, state, seats, since_round, computer=frozenset()):
     """The finished turns of rounds `since_round` on, each card with its player's name, in
-    the order it was placed (the engine's `log`); None for a game without a log."""
+    the order it was placed (the engine's `log`); None for a game without a log.
+    `computer`: the (turn, seat) plays the computer made for their player, turns counted
+    over the whole game (Snapshot.computer), marked `computer`."""
     log = getattr(game_engine, "log", None)
     if log is None:
         return None
+    # The turns are counted from the game's first only when some play is to be marked.
+    entries = list(log(state, since_round=1 if computer else since_round))
     return [
         {
             "round": entry["round"],
@@ -459,11 +501,13 @@ def _turn_log(game_engine, state, seats, since_round):
                     "row": play["row"] + 1,
                     "took": card_faces(game_engine, play["took"]) if play["took"] else None,
                     "heads": play["heads"],
+                    "computer": (index, play["seat"]) in computer,
                 }
                 for play in entry["plays"]
             ],
         }
-        for entry in log(state, since_round=since_round)
+        for index, entry in enumerate(entries)
+        if entry["round"] >= since_round
     ]
 
 
@@ -474,7 +518,7 @@ def past_rounds(snapshot: Snapshot) -> list[dict]:
         return []
     v = snapshot.shared()["v"]
     game_engine = engine.get(snapshot.table.kind)
-    turns = _turn_log(game_engine, snapshot.state, snapshot.seats, since_round=1) or []
+    turns = _turn_log(game_engine, snapshot.state, snapshot.seats, 1, snapshot.computer) or []
     rounds = {}
     for entry in turns:
         if entry["round"] < v["round"] or v["phase"] == "over":
@@ -587,7 +631,10 @@ def read_snapshot(table_id: int, keep: bool = True) -> Snapshot | None:
         return None
     game = Game.objects.filter(table_id=table_id).first()
     if game is None:
-        return Snapshot(table=table, game=None, seats=_seat_names(table))
+        seats = _seat_names(table)
+        return Snapshot(
+            table=table, game=None, seats=seats, standings=_standings(table, seats, None)
+        )
     if not keep:
         return _snapshot(table, game, _seat_names(table), None)
     return remember_snapshot(table, game, _seat_names(table))
@@ -602,7 +649,13 @@ def _snapshot(table, game, seats, state) -> Snapshot:
     deal_closed = over and selectors.deal_in_play_elsewhere(table) is not None
     picked_up = selectors.picked_up(game, seats) if over and not deal_closed else None
     rematch = selectors.rematch_seats(table) if over else (None, frozenset())
+    # Only a time limit or an away seat lets the computer play for a player.
+    computer = frozenset()
+    if table.time_limit or any(seat.away for seat in seats):
+        computer = selectors.computer_played_log(game)
     return Snapshot(
+        standings=_standings(table, seats, game),
+        computer=computer,
         rematch=rematch,
         table=table,
         game=game,

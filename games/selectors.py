@@ -175,72 +175,27 @@ def lobby_tables(user) -> dict:
 COMPUTER_SOURCES = (Decision.Source.TIMEOUT, Decision.Source.AWAY)
 
 
-def computer_played(game: Game, since_version: int, until_version: int | None = None) -> set[int]:
-    """The seats whose decisions of versions `since_version` (excluded) to `until_version`
-    (included; None: up to the game's latest) the computer made for their player
-    (Decision.Source TIMEOUT or AWAY). Per seat and kind of decision ("select", "row",
-    "pick") only the last one counts: a card the computer chose and the player then
-    changed is the player's. One query."""
-    decisions = game.decisions.filter(seq__gt=since_version)
-    if until_version is not None:
-        decisions = decisions.filter(seq__lte=until_version)
-    return _computer_seats(decisions.order_by("seq").values_list("seat", "payload", "source"))
-
-
-def _computer_seats(rows) -> set[int]:
-    last = {}
-    for seat, payload, source in rows:
-        last[seat, (payload or {}).get("type")] = source
-    return {seat for (seat, _kind), source in last.items() if source in COMPUTER_SOURCES}
-
-
-@dataclass(frozen=True)
-class ComputerPlayed:
-    """Seats whose cards (or row choices) the computer played, for the two turns a table
-    shows: `current` (the cards being chosen, or revealed and being placed) and `last`
-    (the last finished turn, the engine view's `last_turn`)."""
-
-    current: frozenset
-    last: frozenset
-
-
-def computer_played_turns(game: Game, view: dict) -> ComputerPlayed:
-    """`computer_played` for the current and the last turn of `game`, whose public view
-    (engine.view(state, None)) is `view`. Two queries.
-
-    A turn's cards are its "select" decisions up to the one that revealed them
-    (Decision.reveals), and after the previous reveal; its row choices are its "row"
-    decisions after its reveal, until the next one. `view["revealed"]` says whether the
-    current turn is revealed already (its cards being placed)."""
-    reveals = list(
-        game.decisions.filter(reveals=True).order_by("-seq").values_list("seq", flat=True)[:3]
-    )
-    reveals += [0] * (3 - len(reveals))
-    latest = game.version
-    if view.get("revealed"):
-        # The current turn was revealed at the last reveal; the last one at the one before.
-        current, last = (reveals[1], reveals[0], latest), (reveals[2], reveals[1], reveals[0])
-    else:
-        # The current turn is being chosen: nothing of it is revealed yet.
-        current, last = (reveals[0], latest, latest), (reveals[1], reveals[0], latest)
-    rows = list(
-        game.decisions.filter(seq__gt=last[0])
-        .order_by("seq")
-        .values_list("seq", "seat", "payload", "source")
-    )
-
-    def turn(start, revealed_at, end):
-        # Its cards until its reveal, its row choices after it.
-        return frozenset(
-            _computer_seats(
-                (seat, payload, source)
-                for seq, seat, payload, source in rows
-                if (start < seq <= revealed_at and (payload or {}).get("type") == "select")
-                or (revealed_at < seq <= end and (payload or {}).get("type") == "row")
-            )
-        )
-
-    return ComputerPlayed(current=turn(*current), last=turn(*last))
+def computer_played_log(game: Game) -> frozenset:
+    """The plays of the game log the computer made for their player, as (turn, seat)
+    pairs: `turn` counts the game's finished turns from 0, in the order of the engine's
+    log (each turn ends with the decision that revealed its cards). A card the computer
+    chose and the player then changed before the reveal is the player's; a row the
+    computer chose for a too-low card marks that seat's play of the turn. One query when
+    the computer played nothing, two otherwise."""
+    if not game.decisions.filter(source__in=COMPUTER_SOURCES).exists():
+        return frozenset()
+    turn, marks, chosen = 0, set(), {}
+    rows = game.decisions.order_by("seq").values_list("seat", "payload", "source", "reveals")
+    for seat, payload, source, reveals in rows:
+        kind = (payload or {}).get("type")
+        if kind == "select":
+            chosen[seat] = source in COMPUTER_SOURCES
+        elif kind == "row" and source in COMPUTER_SOURCES:
+            marks.add((turn - 1, seat))
+        if reveals:
+            marks.update((turn, who) for who, computer in chosen.items() if computer)
+            turn, chosen = turn + 1, {}
+    return frozenset(marks)
 
 
 # --- rematch ------------------------------------------------------------------------------

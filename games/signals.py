@@ -24,6 +24,11 @@ seat_wanted = Signal()
 # receiver returns a queryset of seasons (or None). No receiver: no league field.
 seasons_offered = Signal()
 
+# A table shows how its seated players stand: sent with `table=` and `users=` (user ids); a
+# receiver returns {user id: {"rating": int or None (new), "rank": int or None}}, `rank`
+# the season rank at a league table. No receiver: the seats show names only.
+seat_standings = Signal()
+
 # What a table shows of a seated player (Seat.name).
 NAME_FIELDS = {"display_name", "username"}
 

@@ -13,3 +13,4 @@ class LeaguesConfig(AppConfig):
         signals.seat_wanted.connect(receivers.refuse_non_members, dispatch_uid="leagues.seats")
         signals.game_finished.connect(receivers.enter_league_result, dispatch_uid="leagues.results")
         signals.seasons_offered.connect(receivers.open_seasons, dispatch_uid="leagues.seasons")
+        signals.seat_standings.connect(receivers.seat_standings, dispatch_uid="leagues.standings")

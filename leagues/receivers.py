@@ -1,5 +1,6 @@
 """What leagues answer when games speak (games/signals.py): a league table seats only
-members, a finished league game enters its season, the lobby offers the open seasons.
+members, a finished league game enters its season, the lobby offers the open seasons, a table
+shows its players' ratings and season ranks.
 
 Connected in LeaguesConfig.ready: games never imports leagues.
 """
@@ -24,3 +25,7 @@ def open_seasons(sender, *, user, kind, **kwargs):
     if not kind.in_leagues:
         return None
     return selectors.seasons_open_for(user)
+
+
+def seat_standings(sender, *, table, users, **kwargs) -> dict:
+    return selectors.seat_standings(table=table, users=users)

@@ -12,7 +12,15 @@ from django.db.models import BooleanField, Count, Exists, ExpressionWrapper, F, 
 from django.utils import timezone
 
 from leagues import scoring
-from leagues.models import League, Membership, Placing, Season, Standing, conservative
+from leagues.models import (
+    League,
+    Membership,
+    Placing,
+    PlayerRating,
+    Season,
+    Standing,
+    conservative,
+)
 
 # Sortable columns of the standings, and which way each one reads best first.
 SORTS = {
@@ -127,6 +135,23 @@ def season_standings(
     elif sort == "rank" and descending:
         rows = ranked[::-1] + unranked
     return rows
+
+
+def seat_standings(*, table, users) -> dict:
+    """How the players seated at `table` stand: their overall rating ("new" before their
+    first league game: None) and, at a league table, their rank in its season (None while
+    below the season's minimum of games)."""
+    ratings = {
+        rating.user_id: round(rating.rating)
+        for rating in PlayerRating.objects.filter(user_id__in=users, games__gt=0)
+    }
+    ranks = {}
+    if table.season_id is not None:
+        wanted = set(users)
+        for row in season_standings(season=table.season):
+            if row.standing.user_id in wanted:
+                ranks[row.standing.user_id] = row.rank
+    return {user: {"rating": ratings.get(user), "rank": ranks.get(user)} for user in users}
 
 
 def _sorted_by(rows, column: str, descending: bool):

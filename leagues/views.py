@@ -53,8 +53,26 @@ def _chosen_sort(request) -> tuple[str, bool | None]:
     return sort, {"asc": False, "desc": True}.get(order)
 
 
+# The column a ranking method ranks by: a phone shows it (and rank, player, games) only.
+DECIDING_COLUMN = {
+    Season.Ranking.MEAN_HEADS: "mean",
+    Season.Ranking.TOTAL_HEADS: "heads",
+    Season.Ranking.PLACEMENT: "points",
+    Season.Ranking.RATING: "rating",
+}
+MAJOR_COLUMNS = {"rank", "player", "games"}
+
+
+def minor_columns(season: Season) -> set[str]:
+    """The standings' columns a phone leaves out: all but the rank, the player, the games
+    and the column that decides the rank."""
+    major = MAJOR_COLUMNS | {DECIDING_COLUMN.get(season.ranking, "mean")}
+    return {key for key, _label in COLUMNS if key not in major}
+
+
 def _columns(season: Season, sort: str, descending: bool | None) -> list[dict]:
     """Header links: a click sorts by a column, best first; a second click reverses."""
+    minor = minor_columns(season)
     columns = []
     for key, label in COLUMNS:
         if key == "points" and season.ranking != Season.Ranking.PLACEMENT:
@@ -72,6 +90,7 @@ def _columns(season: Season, sort: str, descending: bool | None) -> list[dict]:
                 "current": current,
                 "aria": ("descending" if shown_descending else "ascending") if current else "",
                 "num": key not in ("player", "last_played"),
+                "minor": key in minor,
             }
         )
     return columns
@@ -101,6 +120,7 @@ def league(request, slug):
             {
                 "rows": selectors.season_standings(season=season, sort=sort, descending=descending),
                 "columns": _columns(season, sort, descending),
+                "minor": minor_columns(season),
                 "tournaments": list(season.tournaments.all()),
                 "evenings": list(season.evenings.all()[:10]),
             }

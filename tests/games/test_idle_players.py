@@ -6,6 +6,7 @@ computer played."""
 import datetime
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
 from games import clock, engine, selectors, services
@@ -168,50 +169,57 @@ def test_a_player_alone_with_a_bot_who_times_out_twice_lets_the_computer_finish(
 # --- the cards the computer played, for the screens ---------------------------------------
 
 
-def test_the_screens_learn_whose_cards_the_computer_played(alice, bob):
+def marks_of(table):
+    return selectors.computer_played_log(Game.objects.get(table=table))
+
+
+def log_items(table, user):
+    """The game log's plays as the table page shows them to `user`: (turn, seat, marked)."""
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(user)
+    page = client.get(table.get_absolute_url()).content.decode()
+    current = page[page.index('id="log-current"') :]
+    items = []
+    for turn, block in enumerate(current.split('<ol class="turn-plays">')[1:]):
+        block = block[: block.index("</ol>")]
+        for item in block.split("<li ")[1:]:
+            seat = int(item.split('data-seat="')[1].split('"')[0])
+            items.append((turn, seat, "computer</span>" in item))
+    return items
+
+
+def test_the_log_marks_the_cards_the_computer_played_for_a_player(alice, bob, make_player):
     table = two_players(alice, bob)
-    game = Game.objects.get(table=table)
-    marks = selectors.computer_played_turns(game, view_of(table))
-    assert (marks.current, marks.last) == (set(), set())
+    assert marks_of(table) == frozenset()
     alice_plays(table, alice)
-    game = Game.objects.get(table=table)
-    # Alice's card is chosen (by her): nothing of the turn is the computer's.
-    assert selectors.computer_played_turns(game, view_of(table)).current == set()
+    # Alice's card is chosen (by her), Bob's by the clock: turn 0's card of seat 1.
     time_runs_out(table)
-    game = Game.objects.get(table=table)
-    marks = selectors.computer_played_turns(game, view_of(table))
-    assert view_of(table)["turn"] == 2
-    assert (marks.current, marks.last) == (set(), {1})
-    assert selectors.computer_played(game, 0) == {1}
+    assert marks_of(table) == {(0, 1)}
     # Turn 2 by the clock again: Bob is away, and turn 3's card is the computer's at once.
     alice_plays(table, alice)
     time_runs_out(table)
-    game = Game.objects.get(table=table)
-    marks = selectors.computer_played_turns(game, view_of(table))
-    assert view_of(table)["turn"] == 3
-    assert (marks.current, marks.last) == ({1}, {1})
-    # Bob is back and changes his card: it is his own.
+    assert seat_of(table, 1).away
+    assert marks_of(table) == {(0, 1), (1, 1)}
+    # Bob is back and changes his card before the reveal: it is his own.
     card = state_of(table).hands[1][-1]
     services.game_decide(table_id=table.pk, user=bob, decision={"type": "select", "card": card})
-    game = Game.objects.get(table=table)
-    assert selectors.computer_played_turns(game, view_of(table)).current == set()
-    # Turn 3 ends with Alice's card: its cards were both the players' own.
     alice_plays(table, alice)
-    game = Game.objects.get(table=table)
-    marks = selectors.computer_played_turns(game, view_of(table))
     assert view_of(table)["turn"] == 4
-    assert (marks.current, marks.last) == (set(), set())
-    # Turn 2 is the versions between the first two reveals: Bob's card by the clock.
-    reveals = list(
-        Decision.objects.filter(game=game, reveals=True)
-        .order_by("seq")
-        .values_list("seq", flat=True)
-    )
-    assert selectors.computer_played(game, reveals[0], reveals[1]) == {1}
-    assert selectors.computer_played(game, reveals[1], reveals[2]) == set()
+    assert marks_of(table) == {(0, 1), (1, 1)}
+    # The table page's log marks exactly those plays, for a player and a spectator alike.
+    expected = [
+        (0, 0, False),
+        (0, 1, True),
+        (1, 0, False),
+        (1, 1, True),
+        (2, 0, False),
+        (2, 1, False),
+    ]
+    assert sorted(log_items(table, alice)) == expected
+    assert sorted(log_items(table, bob)) == expected
 
 
-def test_a_row_chosen_by_the_clock_is_marked_on_the_revealed_turn(alice, bob):
+def test_a_row_chosen_by_the_clock_marks_that_seats_play_of_the_turn(alice, bob):
     # A deal where Bob's lowest card is too low on turn 1: the clock chooses his row.
     for seed in range(1, 500):
         options = nimmt.normalize_options({"end": "rounds", "rounds": 1}, 2)
@@ -224,15 +232,12 @@ def test_a_row_chosen_by_the_clock_is_marked_on_the_revealed_turn(alice, bob):
     card = state_of(table).hands[1][0]
     services.game_decide(table_id=table.pk, user=bob, decision={"type": "select", "card": card})
     alice_plays(table, alice)
-    game = Game.objects.get(table=table)
     view = view_of(table)
     assert view["revealed"] and view["chooser"] == 1
     # Revealed, his own card: not marked.
-    assert selectors.computer_played_turns(game, view).current == set()
+    assert marks_of(table) == frozenset()
     time_runs_out(table)
-    game = Game.objects.get(table=table)
-    marks = selectors.computer_played_turns(game, view_of(table))
-    assert marks.last == {1}
+    assert marks_of(table) == {(0, 1)}
     assert sources(table, 1) == ["player", "timeout"]
 
 
