@@ -11,13 +11,16 @@ Cards are short strings `rank-suit` ("6-oros", "10-copas"); see `cards`.
 """
 
 from .cards import SUITS, deck, heads
-from .options import normalize_options
+from .options import DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, normalize_options
 from .records import FORMAT, record, replay
 from .rules import KIND, apply, fallback, is_over, legal, new_game, playable, result, to_act
 from .state import State, dump, load
 from .view import view
 
 __all__ = [
+    "DEFAULT_PLAYERS",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
     "FORMAT",
     "KIND",
     "SUITS",

@@ -4,6 +4,7 @@ from ..errors import OptionsError
 
 MIN_PLAYERS = 2  # RULES 3.1
 MAX_PLAYERS = 8
+DEFAULT_PLAYERS = 4  # RULES 3.1: for the table form; new_game always names its players
 BALANCED_PLAYERS = 4  # RULES 3.4, 3.5
 TARGET_RANGE = (5, 200)  # RULES 3.5
 

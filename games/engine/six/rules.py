@@ -152,7 +152,7 @@ def fallback(state, seat):
     options = legal(state, seat)
     if not options:
         raise IllegalDecision(f"nothing is expected from seat {seat} now")
-    return options[0]
+    return min(options, key=lambda decision: sort_key(decision["card"]))
 
 
 def is_over(state):
