@@ -6,10 +6,10 @@
 Each engine module implements the interface of docs/engines.md.
 """
 
-from . import nimmt, six
+from . import nimmt, six, surprise
 from .errors import IllegalDecision, OptionsError, RecordError
 
-ENGINES = {nimmt.KIND: nimmt, six.KIND: six}
+ENGINES = {nimmt.KIND: nimmt, six.KIND: six, surprise.KIND: surprise}
 
 
 def get(kind):

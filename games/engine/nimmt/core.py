@@ -3,7 +3,7 @@
 The public engine (`rules.py`) keeps its state immutable and checks every decision; a
 bot that simulates thousands of rounds needs neither. This module is that bare minimum,
 and the public engine places its cards with the same `target_row`, so there is one
-encoding of §1.4.
+encoding of §1.4 (`games/engine/placing.py`, shared with 6 qui surprend).
 
 Shapes: `rows` is a list of 4 lists of cards (each ascending, last card last);
 `penalties` a list of heads per seat; `plays` a list of `(card, seat)` pairs.
@@ -15,47 +15,9 @@ Shapes: `rows` is a list of 4 lists of cards (each ascending, last card last);
 Nothing here validates: give it legal input.
 """
 
+from ..placing import target_row
+from ..placing import target_row_any as _target_row_any
 from .cards import HAND_SIZE, HEADS, ROW_COUNT, ROW_LIMIT, deck
-
-
-def target_row(rows, card):
-    """Index of the row `card` goes to, or -1 when it is too low for every row (§1.4).
-
-    The row is the one whose last card is the highest card still lower than `card`.
-    """
-    if len(rows) != ROW_COUNT:
-        return _target_row_any(rows, card)
-    # Unrolled for the four rows of RULES 1.2: this runs for every card of every rollout.
-    row0, row1, row2, row3 = rows
-    best = -1
-    best_last = 0
-    last = row0[-1]
-    if last < card:
-        best = 0
-        best_last = last
-    last = row1[-1]
-    if best_last < last < card:
-        best = 1
-        best_last = last
-    last = row2[-1]
-    if best_last < last < card:
-        best = 2
-        best_last = last
-    last = row3[-1]
-    if best_last < last < card:
-        best = 3
-    return best
-
-
-def _target_row_any(rows, card):
-    best = -1
-    best_last = 0
-    for index, row in enumerate(rows):
-        last = row[-1]
-        if best_last < last < card:
-            best = index
-            best_last = last
-    return best
 
 
 def too_low(rows, card):
