@@ -4,11 +4,14 @@ Only `engine.view(state, seat)` reaches a template: another seat's hand or unrev
 choice is never in a context, so it cannot leak into HTML.
 """
 
+import functools
 import logging
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template, render_to_string
 from django.utils import translation
@@ -210,21 +213,60 @@ def _board_context(snapshot: Snapshot) -> dict:
 
 
 def _template(table: Table) -> str:
-    return f"games/{table.kind}/live.html"
+    return kinds.get(table.kind).template("live.html")
+
+
+# The sections every game shares (the players' table, the seats before the game, the
+# round summary, the score sheet, the ranking, the seat's and the game's end buttons).
+SHARED_LIVE = "games/live.html"
 
 
 def _render(snapshot: Snapshot, name: str, context: dict) -> str:
-    """The partial `name` of the table's kind's live.html; "" if the kind has no such
-    section (a kind defines only the sections its game has, docs/engines.md)."""
-    template = _template(snapshot.table)
-    try:
-        partial = get_template(f"{template}#{name}")
-    except TemplateDoesNotExist:
-        get_template(template)  # a kind without its live.html is an error, not a blank
+    """The partial `name` of the table's kind's live.html, or else of the shared
+    games/live.html; "" if neither has such a section (a kind defines only the sections
+    its game has, docs/engines.md)."""
+    partial = _partial(_template(snapshot.table), name)
+    if partial is None:
         return ""
     # Stripped: a frame's first element must start it (the load generator and the tests
     # read its id there), and the indentation of the partials is not worth sending.
     return partial.render(context).strip()
+
+
+@functools.cache
+def _partial(template: str, name: str):
+    """The template of section `name` for a kind's live.html `template`, or None. Looked
+    up once: a template not found is an exception whose traceback holds the render's
+    context in a reference cycle."""
+    try:
+        return get_template(f"{template}#{name}")
+    except TemplateDoesNotExist:
+        get_template(template)  # a kind without its live.html is an error, not a blank
+    try:
+        return get_template(f"{SHARED_LIVE}#{name}")
+    except TemplateDoesNotExist:
+        return None
+
+
+# Every section the live layer draws, by its partial's name.
+SECTIONS = (
+    "header", "seats", "players", "player", "hand", "actions", "end_actions", "log_past",
+    "round_summary", "draft", "rows", "revealed", "last_turn", "turns", "played",
+    "score_sheet", "ranking",
+)  # fmt: skip
+
+
+def find_sections(kind: str) -> None:
+    """Look up every section of a kind's table once (each is looked up once per process
+    anyway, at its first render)."""
+    for name in SECTIONS:
+        _partial(kinds.get(kind).template("live.html"), name)
+
+
+@receiver(setting_changed)
+def _templates_changed(setting, **kwargs):
+    if setting in ("TEMPLATES", "INSTALLED_APPS"):
+        _partial.cache_clear()
 
 
 class _Kept(OrderedDict):

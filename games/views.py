@@ -84,8 +84,9 @@ def table(request, table_id):
         invite=request.GET.get("invite", ""),
     )
     log = rendering.page_log(table, translation.get_language())
-    template = kinds.get(table.kind).template("table.html")
-    return render(request, template, {"table": table, "live": live, "log": log})
+    # A game's own page, or the one every game shares.
+    templates = [kinds.get(table.kind).template("table.html"), "games/table.html"]
+    return render(request, templates, {"table": table, "live": live, "log": log})
 
 
 @login_required

@@ -187,7 +187,7 @@ def end_actions(table, user, csrf_token="token"):
         "csrf_token": csrf_token,
         **selectors.rematch_state(table, user),
     }
-    return get_template("games/nimmt/live.html#end_actions").render(context)
+    return get_template("games/live.html#end_actions").render(context)
 
 
 def test_the_end_actions_offer_a_rematch_then_to_join_it(finished, alice, bob, carol):
