@@ -25,7 +25,7 @@ from chat import live as chat_live
 from chat import rendering as chat_rendering
 from chat import selectors as chat_selectors
 from chat import services as chat_services
-from games import limits, rendering, selectors, services, shutdown
+from games import engine, limits, rendering, selectors, services, shutdown
 from games.protocol import ProtocolError, parse_message
 from games.services import LOBBY_GROUP, table_group
 
@@ -254,6 +254,8 @@ class TableConsumer(_HtmlConsumer):
             await self.refuse(NOT_FOUND)
             return
         self.language = await self._language()
+        # The decisions of this table's game, and their fields (docs/engines.md).
+        self.decisions = engine.get(access.table.kind).DECISIONS
         self.sent_version = -1
         self.sent_point = None
         self.sent_selection = None
@@ -284,7 +286,7 @@ class TableConsumer(_HtmlConsumer):
             await self.close(code=REFUSED)
             return
         try:
-            message = parse_message(text_data, bytes_data)
+            message = parse_message(text_data, bytes_data, self.decisions)
         except ProtocolError as error:
             self._log_refusal("message", error.code)
             if error.about == "chat":

@@ -25,8 +25,11 @@ REQUEST_ID = re.compile(r"[A-Za-z0-9_.:-]*")
 # not a value any game uses, and must not reach a database column.
 LARGEST_NUMBER = 2**31 - 1
 
-# Decision messages and the field each one carries (docs/engines.md).
-DECISIONS = {"select": "card", "row": "row", "pick": "card"}
+# A decision's field is what its game declares (its engine's DECISIONS): a whole number, a
+# short name (a card or a special of some games: "6-oros", "stop"), null, or a short list
+# of numbers and names (at most two levels deep).
+TOKEN = re.compile(r"[A-Za-z0-9_-]{1,32}")
+MAX_LIST = 32
 # Characters a chat line may not hold: control characters (a line is one line; NUL cannot
 # be stored), lone surrogates (not text), private-use characters (nothing shows them).
 UNPRINTABLE = {"Cc", "Cs", "Co"}
@@ -80,7 +83,43 @@ def _request_id(data) -> str:
     return request_id
 
 
-def parse_message(text_data, bytes_data) -> Message:
+def _field(value, name, allowed):
+    """`value` if it is of a type `allowed` (int, str, list, None or a union of them)."""
+    if value is None and isinstance(None, allowed):
+        return None
+    if isinstance(value, list) and isinstance(value, allowed):
+        return _list(value, name, depth=1)
+    if isinstance(value, str) and isinstance(value, allowed) and not value.isdigit():
+        return _name(value, name)
+    if isinstance(0, allowed):
+        return _whole_number(value, name)
+    raise ProtocolError("bad_field", _("%(name)s is not allowed here.") % {"name": name})
+
+
+def _list(value, name, depth):
+    if len(value) > MAX_LIST:
+        raise ProtocolError("bad_field", _("%(name)s is too long.") % {"name": name})
+    items = []
+    for item in value:
+        if isinstance(item, list) and depth < 2:
+            items.append(_list(item, name, depth + 1))
+        elif isinstance(item, str) and not item.isdigit():
+            items.append(_name(item, name))
+        else:
+            items.append(_whole_number(item, name))
+    return items
+
+
+def _name(value, name):
+    if not TOKEN.fullmatch(value):
+        raise ProtocolError("bad_field", _("%(name)s is not a valid name.") % {"name": name})
+    return value
+
+
+def parse_message(text_data, bytes_data, decisions=None) -> Message:
+    """Check a message from the wire. `decisions`: the decisions of the table's game and
+    their fields (its engine's DECISIONS, docs/engines.md); none in the lobby."""
+    decisions = decisions or {}
     if text_data is None:
         raise ProtocolError("not_text", _("Messages must be JSON text."))
     if len(text_data) > MAX_MESSAGE_BYTES:
@@ -99,18 +138,19 @@ def parse_message(text_data, bytes_data) -> Message:
         except ProtocolError as error:
             error.about = "chat"
             raise
-    if not isinstance(kind, str) or (kind != "sync" and kind not in DECISIONS):
+    if not isinstance(kind, str) or (kind != "sync" and kind not in decisions):
         raise ProtocolError("unknown_type", _("Unknown message type."))
     request_id = _request_id(data)
     version = data.get("version")
     version = None if version in (None, "") else _whole_number(version, "version")
     if kind == "sync":
         return Message(type="sync", id=request_id)
-    field = DECISIONS[kind]
-    if field not in data:
-        raise ProtocolError("bad_field", _("%(name)s is missing.") % {"name": field})
-    value = _whole_number(data[field], field)
-    return Message(type=kind, decision={"type": kind, field: value}, id=request_id, version=version)
+    decision = {"type": kind}
+    for field, allowed in decisions[kind].items():
+        if field not in data:
+            raise ProtocolError("bad_field", _("%(name)s is missing.") % {"name": field})
+        decision[field] = _field(data[field], field, allowed)
+    return Message(type=kind, decision=decision, id=request_id, version=version)
 
 
 def _chat(data) -> Message:

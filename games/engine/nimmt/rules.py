@@ -12,6 +12,8 @@ from .options import MAX_PLAYERS, normalize_options
 from .state import State
 
 KIND = "nimmt"
+# Each decision and the type of each of its fields (games.protocol checks a message's).
+DECISIONS = {"select": {"card": int}, "row": {"row": int}, "pick": {"card": int}}
 
 # Tuples built once and shared (they are immutable): a row restarted by a card, and the
 # empty selections of a new turn. Fewer allocations is most of what makes `apply` fast.

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from games.engine import IllegalDecision, OptionsError, RecordError
 
 KIND = "highcard"
+DECISIONS = {"select": {"card": int}}
 PLAYERS = 2
 TURNS = 3
 
