@@ -1,9 +1,12 @@
-"""Seeded games between bots, played through the public engine interface.
+"""Seeded games between bots, played through the public engine interface, for any game.
 
 Each bot sees only `engine.view(state, seat)` of its own seat, exactly as on a table.
 
     report = simulate(players=4, games=200, bots=["expert", "random"], seed=1)
+    report = simulate(game="six", players=4, games=500, bots=["six_expert", "six_random"])
     print(format_report(report))
+
+A game's points are its engine's `result` (RULES §4): heads for 6 qui prend !.
 """
 
 import math
@@ -21,9 +24,11 @@ class SeatStats:
     bot: str
     wins: int = 0  # games won, alone or shared
     shared: int = 0  # of which shared with another seat
-    heads: list[int] = field(default_factory=list)  # heads taken, one entry per round
+    heads: list[int] = field(default_factory=list)  # points (heads), one entry per round
+    totals: list[int] = field(default_factory=list)  # points, one entry per game
     decisions: int = 0
     thinking: float = 0.0  # seconds spent in decide(), wall clock
+    times: list[float] = field(default_factory=list)  # each decide(), in seconds
     thinking_cpu: float = 0.0  # the same in CPU time of this process
 
     @property
@@ -38,6 +43,24 @@ class SeatStats:
         return 1.96 * statistics.stdev(self.heads) / math.sqrt(len(self.heads))
 
     @property
+    def mean_total(self) -> float:
+        return statistics.fmean(self.totals) if self.totals else 0.0
+
+    @property
+    def total_ci95(self) -> float:
+        """Half-width of the 95% confidence interval of the mean points per game."""
+        if len(self.totals) < 2:
+            return math.nan
+        return 1.96 * statistics.stdev(self.totals) / math.sqrt(len(self.totals))
+
+    @property
+    def p95_decision_ms(self) -> float:
+        if not self.times:
+            return 0.0
+        ordered = sorted(self.times)
+        return 1000 * ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
+
+    @property
     def mean_decision_ms(self) -> float:
         return 1000 * self.thinking / self.decisions if self.decisions else 0.0
 
@@ -48,6 +71,7 @@ class SeatStats:
 
 @dataclass
 class Report:
+    game: str
     players: int
     games: int
     seed: int
@@ -80,23 +104,26 @@ def seat_bots(bots: list[str], players: int) -> list[str]:
     return [bots[seat % len(bots)] for seat in range(players)]
 
 
-def play_game(nimmt, players: int, options: dict, seed: int, bots: list, stats: list[SeatStats]):
-    """Play one game to its end; returns the engine's result."""
-    state = nimmt.new_game(players=players, options=options, seed=seed)
-    while not nimmt.is_over(state):
-        seat = nimmt.to_act(state)[0]
-        view = nimmt.view(state, seat)
+def play_game(rules, players: int, options: dict, seed: int, bots: list, stats: list[SeatStats]):
+    """Play one game of the engine `rules` to its end; returns the engine's result."""
+    state = rules.new_game(players=players, options=options, seed=seed)
+    while not rules.is_over(state):
+        seat = rules.to_act(state)[0]
+        view = rules.view(state, seat)
         started, started_cpu = time.perf_counter(), time.process_time()
         decision = bots[seat].decide(view)
-        stats[seat].thinking += time.perf_counter() - started
+        spent = time.perf_counter() - started
+        stats[seat].thinking += spent
+        stats[seat].times.append(spent)
         stats[seat].thinking_cpu += time.process_time() - started_cpu
         stats[seat].decisions += 1
-        state, _ = nimmt.apply(state, seat, decision)
-    return nimmt.result(state)
+        state, _ = rules.apply(state, seat, decision)
+    return rules.result(state)
 
 
 def simulate(
     *,
+    game: str = "nimmt",
     players: int,
     games: int,
     bots: list[str],
@@ -104,24 +131,31 @@ def simulate(
     options: dict | None = None,
     on_game=None,
 ) -> Report:
-    """Play `games` seeded games; `on_game(index, result)` is called after each."""
-    nimmt = engine.nimmt  # the bots of this package play 6 qui prend !
-    options = nimmt.normalize_options(options or {}, players)
+    """Play `games` seeded games of `game` (a kind's name) between its bots;
+    `on_game(index, result)` is called after each."""
+    from games import kinds  # kinds imports this package's bots
+
+    rules = engine.get(game)
+    options = rules.normalize_options(options or {}, players)
     names = seat_bots(bots, players)
-    for name in set(names):
-        get_bot(name)  # an unknown name fails before any game is played
-    report = Report(players, games, seed, options, [SeatStats(name) for name in names])
+    known = kinds.get(game).bots
+    unknown = sorted(set(names) - set(known))
+    if unknown:
+        raise KeyError(f"unknown bot(s) {unknown}; known bots: {', '.join(known)}")
+    report = Report(game, players, games, seed, options, [SeatStats(name) for name in names])
     started = time.perf_counter()
     for index in range(games):
         game_seed = seed * 1_000_003 + index
         table = [get_bot(name, seed=game_seed * 31 + seat) for seat, name in enumerate(names)]
-        result = play_game(nimmt, players, options, game_seed, table, report.seats)
+        result = play_game(rules, players, options, game_seed, table, report.seats)
         for seat in result["winners"]:
             report.seats[seat].wins += 1
             report.seats[seat].shared += len(result["winners"]) > 1
         for heads in result["rounds"]:
             for seat, taken in enumerate(heads):
                 report.seats[seat].heads.append(taken)
+        for seat, total in enumerate(result["totals"]):
+            report.seats[seat].totals.append(total)
         report.rounds += len(result["rounds"])
         if on_game is not None:
             on_game(index, result)
@@ -132,17 +166,20 @@ def simulate(
 def format_report(report: Report) -> str:
     """The report as a plain-text table, one line per seat."""
     lines = [
-        f"{report.games} games, {report.players} players, seed {report.seed}, "
+        f"{report.game}: {report.games} games, {report.players} players, seed {report.seed}, "
         f"options {report.options}",
-        f"{'seat':>4}  {'bot':<10} {'won':>5} {'shared':>6} {'win %':>6}  "
-        f"{'heads/round (95% CI)':<22} {'decision ms':>11} {'cpu ms':>8}",
+        f"{'seat':>4}  {'bot':<18} {'won':>5} {'shared':>6} {'win %':>6}  "
+        f"{'points/round (95% CI)':<22} {'points/game (95% CI)':<22} "
+        f"{'decision ms':>11} {'p95 ms':>8} {'cpu ms':>8}",
     ]
     for seat, stats in enumerate(report.seats):
         rate = 100 * stats.wins / report.games if report.games else 0.0
         heads = f"{stats.mean_heads:.2f} ± {stats.heads_ci95:.2f}"
+        totals = f"{stats.mean_total:.2f} ± {stats.total_ci95:.2f}"
         lines.append(
-            f"{seat:>4}  {stats.bot:<10} {stats.wins:>5} {stats.shared:>6} {rate:>6.1f}  "
-            f"{heads:<22} {stats.mean_decision_ms:>11.2f} {stats.mean_decision_cpu_ms:>8.2f}"
+            f"{seat:>4}  {stats.bot:<18} {stats.wins:>5} {stats.shared:>6} {rate:>6.1f}  "
+            f"{heads:<22} {totals:<22} {stats.mean_decision_ms:>11.2f} "
+            f"{stats.p95_decision_ms:>8.2f} {stats.mean_decision_cpu_ms:>8.2f}"
         )
     lines.append(
         f"{report.rounds} rounds in {report.seconds:.1f} s: "

@@ -22,13 +22,18 @@ def seat_lines(output):
 def test_it_prints_wins_heads_with_ci_decision_time_and_speed_per_seat():
     output = run("--players", "3", "--games", "4", "--bots", "heuristic,random", "--seed", "5")
     header = output.splitlines()[1]
-    columns = ("bot", "won", "shared", "win %", "heads/round (95% CI)", "decision ms", "cpu ms")
+    columns = (
+        "bot", "won", "shared", "win %", "points/round (95% CI)", "points/game (95% CI)",
+        "decision ms", "p95 ms", "cpu ms",
+    )  # fmt: skip
     assert all(column in header for column in columns)
     lines = seat_lines(output)
     assert [line[1] for line in lines] == ["heuristic", "random", "heuristic"]  # cycled
     for line in lines:
-        assert line[6] == "±"  # mean ± half-width of the 95% interval
-        float(line[5]), float(line[7]), float(line[8]), float(line[9])
+        assert line[6] == line[9] == "±"  # mean ± half-width of the 95% interval
+        float(line[5]), float(line[7]), float(line[8]), float(line[10])
+        mean_ms, p95_ms = float(line[11]), float(line[12])
+        assert mean_ms > 0 and p95_ms > 0
     assert sum(int(line[2]) for line in lines) >= 4  # every game has a winner, maybe shared
     assert re.search(r"\d+ rounds in [\d.]+ s: [\d.]+ rounds per second", output)
 
