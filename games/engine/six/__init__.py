@@ -13,11 +13,24 @@ Cards are short strings `rank-suit` ("6-oros", "10-copas"); see `cards`.
 from .cards import SUITS, deck, heads
 from .options import DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, normalize_options
 from .records import FORMAT, record, replay
-from .rules import KIND, apply, fallback, is_over, legal, new_game, playable, result, to_act
+from .rules import (
+    DECISIONS,
+    KIND,
+    apply,
+    fallback,
+    is_over,
+    legal,
+    new_game,
+    playable,
+    result,
+    to_act,
+)
 from .state import State, dump, load
 from .view import view
 
 __all__ = [
+    "DECISIONS",
+    "DECISIONS",
     "DEFAULT_PLAYERS",
     "MAX_PLAYERS",
     "MIN_PLAYERS",

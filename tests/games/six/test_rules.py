@@ -520,3 +520,17 @@ def test_load_of_dump_is_the_same_state_at_every_step():  # docs/engines.md
 def test_load_refuses_another_game_s_dump():
     with pytest.raises(ValueError):
         six.load({"kind": "nimmt", "schema": 1})
+
+
+def test_a_select_message_carries_a_card_name():  # docs/engines.md DECISIONS, docs/protocol.md
+    from games import protocol
+
+    decisions = six.DECISIONS
+    assert decisions["select"] == {"card": str} and list(decisions) == ["select"]
+    message = protocol.parse_message(
+        json.dumps({"type": "select", "card": "10-copas"}), None, six.DECISIONS
+    )
+    assert message.decision == {"type": "select", "card": "10-copas"}
+    for card in (10, None):
+        with pytest.raises(protocol.ProtocolError):
+            protocol.parse_message(json.dumps({"type": "select", "card": card}), None, decisions)
