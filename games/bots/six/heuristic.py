@@ -49,12 +49,10 @@ def card_score(card: str, hand: set, deck_ranks) -> float:
 
 def scores(view: dict) -> dict[str, float]:
     """The score of each playable card (higher: play it sooner)."""
+    choices = legal_decisions(view)  # raises NothingToDecide when it is not our turn
     deck_ranks = ranks(view)
     hand = set(view["hand"])
-    return {
-        choice["card"]: card_score(choice["card"], hand, deck_ranks)
-        for choice in legal_decisions(view)
-    }
+    return {choice["card"]: card_score(choice["card"], hand, deck_ranks) for choice in choices}
 
 
 class SixHeuristicBot(Bot):
