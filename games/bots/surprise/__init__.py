@@ -14,6 +14,7 @@ and is deterministic given its seed: the same seed and view always give the same
 
 from django.utils.translation import gettext_lazy as _
 
+from .expert import SurpriseExpertBot
 from .heuristic import SurpriseHeuristicBot
 from .legal import awaited, legal_decisions
 from .random_bot import SurpriseRandomBot
@@ -21,6 +22,7 @@ from .random_bot import SurpriseRandomBot
 BOTS = {
     SurpriseRandomBot.name: SurpriseRandomBot,
     SurpriseHeuristicBot.name: SurpriseHeuristicBot,
+    SurpriseExpertBot.name: SurpriseExpertBot,
 }
 
 BOT_CHOICES = [
@@ -32,6 +34,7 @@ BOT_CHOICES = [
 __all__ = [
     "BOTS",
     "BOT_CHOICES",
+    "SurpriseExpertBot",
     "SurpriseHeuristicBot",
     "SurpriseRandomBot",
     "awaited",

@@ -20,12 +20,13 @@ def heads_of(cards) -> int:
 
 
 class Table:
-    __slots__ = ("caps", "rows", "stops")
+    __slots__ = ("caps", "heads", "rows", "stops")
 
     def __init__(self, rows, stops, caps):
         self.rows = [list(row) for row in rows]
         self.stops = list(stops)
         self.caps = list(caps)
+        self.heads = [heads_of(row) for row in self.rows]  # kept up to date: read often
 
     @classmethod
     def of_view(cls, view: dict) -> "Table":
@@ -36,6 +37,7 @@ class Table:
         new.rows = [row[:] for row in self.rows]
         new.stops = self.stops[:]
         new.caps = self.caps[:]
+        new.heads = self.heads[:]
         return new
 
     # --- reading ---------------------------------------------------------------------------
@@ -58,7 +60,7 @@ class Table:
         for index, row in enumerate(self.rows):
             if self.stops[index]:
                 continue
-            key = (heads_of(row), len(row))
+            key = (self.heads[index], len(row))
             if best_key is None or key < best_key:
                 best, best_key = index, key
         return best
@@ -76,6 +78,7 @@ class Table:
             self.rows.append([card])
             self.stops.append(False)
             self.caps.append(False)
+            self.heads.append(HEADS[card])
             return 0
         if special == INSERER and self.open_rows():
             row, position = insert_choice(self, card)
@@ -103,23 +106,26 @@ class Table:
         row = self.rows[target]
         if sept:
             row.append(card)
+            self.heads[target] += HEADS[card]
             self.caps[target] = True
             return 0
         if len(row) >= ROW_LIMIT:
             return self.take_row(target, card, sixth=True)
         row.append(card)
+        self.heads[target] += HEADS[card]
         return 0
 
     def take_row(self, index: int, card: int, sixth=False) -> int:
         row = self.rows[index]
         six = len(row) + sixth == ROW_LIMIT + 1
-        taken = heads_of(row)
+        taken = self.heads[index]
         self.caps[index] = False
         if len(self.rows) > ROW_COUNT:
             self.remove_row(index)
             taken += HEADS[card]
         else:
             self.rows[index] = [card]
+            self.heads[index] = HEADS[card]
         if six:
             self.stops = [False] * len(self.rows)
         return taken
@@ -128,10 +134,12 @@ class Table:
         del self.rows[index]
         del self.stops[index]
         del self.caps[index]
+        del self.heads[index]
 
     def insert(self, card: int, index: int, position: int) -> int:
         row = self.rows[index]
         row.insert(position, card)
+        self.heads[index] += HEADS[card]
         if len(row) <= ROW_LIMIT:
             return 0
         if len(self.rows) > ROW_COUNT:
@@ -139,6 +147,7 @@ class Table:
             taken = heads_of(row)
         else:
             self.rows[index] = row[ROW_LIMIT:]
+            self.heads[index] = heads_of(self.rows[index])
             taken = heads_of(row[:ROW_LIMIT])
         self.stops = [False] * len(self.rows)
         return taken
@@ -147,8 +156,10 @@ class Table:
         """Glisser's move; (heads taken, whether that take also took `card`)."""
         source, index, target, position = move
         moved = self.rows[source].pop(index)
+        self.heads[source] -= HEADS[moved]
         row = self.rows[target]
         row.insert(position, moved)
+        self.heads[target] += HEADS[moved]
         if len(row) <= ROW_LIMIT:
             return 0, False
         self.stops = [False] * len(self.rows)
@@ -156,14 +167,16 @@ class Table:
             self.remove_row(target)
             return heads_of(row) + HEADS[card], True
         self.rows[target] = row[ROW_LIMIT:]
+        self.heads[target] = heads_of(self.rows[target])
         return heads_of(row[:ROW_LIMIT]), False
 
-    def play(self, plays) -> dict:
+    def play(self, plays, hands=None) -> dict:
         """Resolve a turn's `plays` [(card, player, special)], lowest card first; the
-        heads each player took."""
+        heads each player took. `hands` (player -> cards kept) guides Stops."""
         taken = {}
         for card, player, special in sorted(plays):
-            taken[player] = taken.get(player, 0) + self.place(card, special)
+            hand = hands.get(player, ()) if hands and special is not None else ()
+            taken[player] = taken.get(player, 0) + self.place(card, special, hand)
         return taken
 
 
