@@ -73,7 +73,7 @@ def test_bot_answers_every_decision_legally(name):
     the table busy with specials), every decision it makes is legal, and it meets every
     kind of decision."""
     make = fast_expert if name == "surprise_expert" else BOTS[name]
-    games = 12 if name == "surprise_expert" else 40
+    games = 8 if name == "surprise_expert" else 40
     answered = defaultdict(int)
     specials = Counter()
 
