@@ -1,6 +1,7 @@
 """How fast the 6 qui prend ! engine plays random rounds, on one core.
 
     .venv/bin/python bench/engine.py [--players 5] [--runs 9] [--rounds 400]
+    .venv/bin/python bench/engine.py --game surprise [--players 4] [--runs 9]
 
 Figures in rounds per second (CPU time of this one process):
 - public: whole games through `new_game` / `to_act` / `apply`, every decision checked and
@@ -10,6 +11,16 @@ Figures in rounds per second (CPU time of this one process):
 - public + legal(): the same, but the player draws from `legal(state, seat)`.
 - core: `games.engine.nimmt.core.random_round`, the mutable list-based core that bots use
   for rollouts (deal, shuffle each hand, play it out).
+
+With `--game surprise`, 6 qui surprend (games/engine/surprise), in games per second:
+- public + legal(): whole 2-round games through `new_game` / `to_act` / `legal` /
+  `apply`, every decision drawn uniformly from `legal(state, seat)` (so specials are
+  attached and every prompt comes up);
+- public, no specials: the same, but a selection is a uniformly random card of the hand
+  with no special (prompts still drawn from `legal`);
+- bots' table: `games.bots.surprise.table.Table`, the mutable table the surprise bots
+  roll out on, playing both rounds' number cards at random (no specials);
+- and the milliseconds to `replay` the record of a whole random 2-round game.
 
 Each figure is the median of several short runs, which keeps it steady on a machine busy
 with other work; the best run is shown beside it.
@@ -73,6 +84,75 @@ def core_rounds(players, rounds, card_limit):
     return rounds / (time.process_time() - started)
 
 
+def surprise_games(players, games, use_specials):
+    from games.engine import surprise
+
+    rng = random.Random(1)
+    started = time.process_time()
+    for seed in range(1, games + 1):
+        state = surprise.new_game(players=players, options={}, seed=seed)
+        while not surprise.is_over(state):
+            seat = surprise.to_act(state)[0]
+            if state.phase == "select" and not use_specials:
+                hand = state.hands[seat]
+                decision = {"type": "select", "card": hand[int(rng.random() * len(hand))]}
+            else:
+                decisions = surprise.legal(state, seat)
+                decision = decisions[int(rng.random() * len(decisions))]
+            state, _ = surprise.apply(state, seat, decision)
+    return games / (time.process_time() - started)
+
+
+def surprise_table_games(players, games):
+    from games.bots.surprise.table import Table
+
+    rng = random.Random(1)
+    cards = list(range(1, 105))
+    started = time.process_time()
+    for _ in range(games):
+        for _round in range(2):
+            rng.shuffle(cards)
+            hands = [cards[12 * seat : 12 * seat + 12] for seat in range(players)]
+            rows = [[card] for card in cards[12 * players : 12 * players + 4]]
+            table = Table(rows, [False] * 4, [False] * 4)
+            for turn in range(12):
+                table.play([(hand[turn], seat, None) for seat, hand in enumerate(hands)])
+    return games / (time.process_time() - started)
+
+
+def surprise_replay_ms(players, games):
+    """Median milliseconds to replay the record of a random 2-round game."""
+    from games.engine import surprise
+
+    times = []
+    for seed in range(1, games + 1):
+        rng = random.Random(seed)
+        state = surprise.new_game(players=players, options={}, seed=seed)
+        while not surprise.is_over(state):
+            seat = surprise.to_act(state)[0]
+            state, _ = surprise.apply(state, seat, rng.choice(surprise.legal(state, seat)))
+        record = surprise.record(state, [f"p{seat}" for seat in range(players)])
+        started = time.process_time()
+        surprise.replay(record)
+        times.append(1000 * (time.process_time() - started))
+    return statistics.median(times), max(times)
+
+
+def surprise_main(players, runs):
+    cases = [
+        ("public + legal()", lambda: surprise_games(players, 20, True)),
+        ("public, no specials", lambda: surprise_games(players, 20, False)),
+        ("bots' table, no specials", lambda: surprise_table_games(players, 500)),
+    ]
+    print(f"6 qui surprend engine: {players} players, random play, one core, games/s")
+    print(f"{'':32}{'median':>10}{'best':>10}")
+    for name, run in cases:
+        median, best = measure(runs, run)
+        print(f"{name:32}{median:>10,.0f}{best:>10,.0f}")
+    median, worst = surprise_replay_ms(players, 50)
+    print(f"replay of a whole 2-round game (50 games): median {median:.1f} ms, worst {worst:.1f}")
+
+
 def measure(runs, run):
     rates = [run() for _ in range(runs)]
     return statistics.median(rates), max(rates)
@@ -80,11 +160,15 @@ def measure(runs, run):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--players", type=int, default=5)
+    parser.add_argument("--game", choices=["nimmt", "surprise"], default="nimmt")
+    parser.add_argument("--players", type=int, help="default 5 (nimmt), 4 (surprise)")
     parser.add_argument("--runs", type=int, default=9, help="short runs per figure")
     parser.add_argument("--rounds", type=int, default=400, help="rounds per public run")
     args = parser.parse_args()
-    players, rounds = args.players, args.rounds
+    if args.game == "surprise":
+        surprise_main(args.players or 4, args.runs)
+        return
+    players, rounds = args.players or 5, args.rounds
     # Twenty fixed rounds a game, so every game adds the same number of rounds.
     fixed = {"end": "rounds", "rounds": 20}
     pro = {**fixed, "deal": "draft", "card_limit": True}
