@@ -16,8 +16,9 @@ for each special how often it was used and the heads it saved on average.
   the other seats' specials, the same bots answering the prompts, which are deterministic
   given their seed and view), and saved = the heads its player took in that turn without
   it minus with it. A special that could not apply (went back to the hand) is not
-  counted as used. Stop acts after its own card's take, so its saving within the turn
-  is 0 by construction; what it does to later turns is not measured here.
+  counted as used. This sees only the turn the special is played in: Stop acts after
+  its own card (it can only turn the same turn's higher cards away from its row), so
+  what it saves on later turns, its main use, is not measured here.
 """
 
 import argparse
