@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import engine
 from games.bots import BOTS as NIMMT_BOTS
+from games.bots import six as six_bots
 from games.engine.nimmt.options import MAX_PLAYERS, MIN_PLAYERS
 from games.models import BOT_CHOICES
 
@@ -118,6 +119,15 @@ def choices() -> list[tuple[str, str]]:
     return [(kind.name, kind.label) for kind in _KINDS.values()]
 
 
+def bot_label(name: str):
+    """What a table shows of the bot `name` (lazy: translated where it is drawn)."""
+    for kind in _KINDS.values():
+        for value, label in kind.bot_choices:
+            if value == name:
+                return label
+    return name
+
+
 def bot_class(name: str) -> type:
     """The bot class named `name`, whatever its game; KeyError naming the known bots."""
     for kind in _KINDS.values():
@@ -211,3 +221,45 @@ NIMMT = register(
 
 # The game of a table when none is named (the lobby's first choice, leagues' tables).
 DEFAULT = NIMMT.name
+
+
+# --- Six -----------------------------------------------------------------------------------
+
+
+class SixOptions(OptionsForm):
+    """The options of RULES §3.5: the deck, the target, the balanced deal (4 players)."""
+
+    deck = forms.TypedChoiceField(
+        label=_("Deck"),
+        coerce=int,
+        initial=40,
+        choices=[(40, _("40 cards")), (48, _("48 cards (with 8s and 9s)"))],
+    )
+    target = forms.IntegerField(label=_("Target (points)"), min_value=5, max_value=200, initial=30)
+    balanced = forms.BooleanField(
+        label=_("Balanced deal (4 players)"), required=False, initial=False
+    )
+
+    @classmethod
+    def options(cls, data: dict) -> dict:
+        return {"deck": data["deck"], "target": data["target"], "balanced": data["balanced"]}
+
+
+def _six_replay(game, step):
+    from games import replays
+
+    return replays.six_replay_context(game, step)
+
+
+SIX = register(
+    Kind(
+        name=engine.six.KIND,
+        label=_("Six"),
+        engine=engine.six,
+        options_form=SixOptions,
+        players=range(engine.six.MIN_PLAYERS, engine.six.MAX_PLAYERS + 1),
+        bots=six_bots.BOTS,
+        bot_choices=six_bots.BOT_CHOICES,
+        replay_context=_six_replay,
+    )
+)

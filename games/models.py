@@ -96,7 +96,8 @@ class Seat(models.Model):
         on_delete=models.PROTECT,
         related_name="seats",
     )
-    bot = models.CharField(max_length=16, choices=BOT_CHOICES, blank=True)
+    # A bot of the table's game (games.kinds: each game registers its bots' names).
+    bot = models.CharField(max_length=16, blank=True)
     # A player who left is played by the RULES §1.8 fallback until they come back.
     away = models.BooleanField(default=False)
     # Decisions the time limit took for this player in a row since their own last one
@@ -128,7 +129,9 @@ class Seat(models.Model):
         """
         if self.user_id:
             return self.user.shown_name
-        return dict(BOT_CHOICES).get(self.bot, self.bot)
+        from games import kinds  # kinds reads this module's models
+
+        return kinds.bot_label(self.bot)
 
 
 # What a decision changes in its game's row.

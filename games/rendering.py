@@ -180,8 +180,9 @@ def _board_context(snapshot: Snapshot) -> dict:
     last = v.get("last_turn")
     computer = snapshot.computer
     turns = _turn_log(game_engine, snapshot.state, seats, v["round"], computer)
-    if turns is None:  # a game without a log: the view's last turn as it is
-        last_turn = _last_turn(game_engine, last, seats) if last else None
+    if turns is None:  # a game without a log: the view's last turn (its cards in 6 qui
+        # prend !'s shape), or as the view has it
+        last_turn = _last_turn(game_engine, last, seats) if last and "cards" in last else last
     elif turns:
         last_turn = turns[-1]
     else:  # a new round is dealt at once: its first turn shows the last one played
@@ -410,6 +411,8 @@ def _hand(snapshot: Snapshot, position: int, language: str) -> str:
     v = snapshot.shared()["v"]
     context = {
         "v": v,
+        # The seat's own view (its hand, what it may play): never another seat's.
+        "mine": view,
         "my_seat": snapshot.seat_at(position),
         "hand": card_faces(engine.get(snapshot.table.kind), view["hand"] or []),
         "can_select": v["phase"] == "select",
@@ -577,7 +580,8 @@ def _round_summary(v, seats):
         return None
     scores = v["round_scores"][v["round"] - 2]
     totals = [sum(sheet[seat] for sheet in v["round_scores"]) for seat in range(len(seats))]
-    best = min(totals)
+    sign = _sign(v)
+    best = min(sign * total for total in totals)
     return {
         "round": v["round"] - 1,
         "lines": sorted(
@@ -586,11 +590,11 @@ def _round_summary(v, seats):
                     "name": seats[seat].name,
                     "heads": scores[seat],
                     "total": totals[seat],
-                    "leads": totals[seat] == best,
+                    "leads": sign * totals[seat] == best,
                 }
                 for seat in range(len(seats))
             ),
-            key=lambda line: (line["total"], line["name"]),
+            key=lambda line: (sign * line["total"], str(line["name"])),
         ),
     }
 
@@ -624,13 +628,20 @@ def _score_sheet(v):
     return [{"round": number, "heads": heads} for number, heads in enumerate(v["round_scores"], 1)]
 
 
+def _sign(v) -> int:
+    """1 where fewer points are better (heads), -1 where more are (the view's `scoring`
+    is "higher": Six)."""
+    return -1 if v.get("scoring") == "higher" else 1
+
+
 def _ranking(v, seats):
     totals = v["result"]["totals"]
-    order = sorted(range(len(totals)), key=lambda seat: totals[seat])
+    sign = _sign(v)
+    order = sorted(range(len(totals)), key=lambda seat: sign * totals[seat])
     ranking = []
     for seat in order:
-        # RULES 1.6: equal totals share the rank.
-        rank = 1 + sum(1 for other in totals if other < totals[seat])
+        # RULES 1.6 (and 3.3): equal totals share the rank.
+        rank = 1 + sum(1 for other in totals if sign * other < sign * totals[seat])
         ranking.append(
             {
                 "rank": rank,

@@ -168,7 +168,8 @@ def test_the_lobby_offers_each_registered_game_with_its_own_options(highcard_kin
     nimmt_form = TableForm(user=alice)
     assert dict(nimmt_form.fields["kind"].choices) == {
         "nimmt": "6 qui prend !",
-        **{"highcard": "Higher card wins"},
+        "six": "Six",
+        "highcard": "Higher card wins",
     }
     assert "threshold" in nimmt_form.fields
     form = TableForm({"kind": "highcard", "seats_count": "2", "time_limit": "0"}, user=alice)
@@ -186,8 +187,15 @@ def test_an_unknown_game_in_the_lobby_is_refused_and_creates_nothing(alice):
 
 
 def test_with_one_game_the_lobby_does_not_ask_which(alice):
-    form = TableForm(user=alice)
-    assert form.fields["kind"].widget.input_type == "hidden"
+    others = [kind for kind in kinds.registered() if kind.name != kinds.DEFAULT]
+    for kind in others:
+        kinds.unregister(kind.name)
+    try:
+        form = TableForm(user=alice)
+        assert form.fields["kind"].widget.input_type == "hidden"
+    finally:
+        for kind in others:
+            kinds.register(kind)
 
 
 def test_a_game_leaves_no_trace_once_unregistered(highcard_kind):

@@ -30,7 +30,6 @@ from .view import view
 
 __all__ = [
     "DECISIONS",
-    "DECISIONS",
     "DEFAULT_PLAYERS",
     "MAX_PLAYERS",
     "MIN_PLAYERS",

@@ -15,10 +15,8 @@ from .options import normalize_options
 from .state import State
 
 KIND = "six"
-# Each decision and the type of each of its fields (games.protocol checks a message's):
-# a card is a short name such as "6-oros" (cards.py).
-DECISIONS = {"select": {"card": str}}
-# The one decision, playing a card by its name (games.protocol checks a message's fields).
+# The one decision, playing a card by its short name such as "6-oros" (cards.py); the
+# type of each field is what games.protocol checks in a message.
 DECISIONS = {"select": {"card": str}}
 WINNER_BONUS = 5  # RULES 3.3
 _EMPTY_TABLE = ((),) * len(SUITS)

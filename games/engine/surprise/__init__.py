@@ -30,11 +30,12 @@ there too.
 from .cards import HEADS, KINDS, heads
 from .options import normalize_options
 from .records import FORMAT, record, replay
-from .rules import KIND, apply, fallback, is_over, legal, new_game, result, to_act
+from .rules import DECISIONS, KIND, apply, fallback, is_over, legal, new_game, result, to_act
 from .state import State, dump, load
 from .view import view
 
 __all__ = [
+    "DECISIONS",
     "FORMAT",
     "HEADS",
     "KIND",

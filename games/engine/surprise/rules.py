@@ -44,6 +44,18 @@ from .options import normalize_options
 from .state import TABLE_FIELDS, State
 
 KIND = "surprise"
+# Each decision and its fields' types (games.protocol checks a message's): a selection
+# with the special attached to it (or null), and the answers to each prompt.
+DECISIONS = {
+    "select": {"card": int, "special": str | None},
+    "remplacer": {"card": int | None},
+    "row": {"row": int},
+    "inserer": {"row": int, "position": int},
+    "glisser": {"from": list, "to": list},
+    "stop": {"row": int},
+    "negatif_positif": {"card": int | None, "extras": list | None},
+    "exchange": {"special": str | None},
+}
 
 # The decisions asked during a turn's resolution, by their record name (RULES §4.2), and
 # the phase the game is in while one is awaited. "row" keeps 6 qui prend !'s phase name.

@@ -1,0 +1,123 @@
+"""The cards of Six drawn for this site: a Spanish deck's four suits as small SVG marks,
+each with its colour and shape (oros a gold coin, copas a red cup, espadas a blue sword,
+bastos a green club), and its rank (S, C and R for sota, caballo and rey)."""
+
+from functools import lru_cache
+
+from django import template
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext_lazy as _
+
+register = template.Library()
+
+SUIT_NAMES = {
+    "oros": _("oros"),
+    "copas": _("copas"),
+    "espadas": _("espadas"),
+    "bastos": _("bastos"),
+}
+FIGURES = {10: ("S", _("sota")), 11: ("C", _("caballo")), 12: ("R", _("rey"))}
+# One mark per suit, in a 20×20 box.
+MARKS = {
+    "oros": '<circle cx="10" cy="10" r="7" fill="#e0a800" stroke="#8a6500" stroke-width="1.5"/>'
+    '<circle cx="10" cy="10" r="3" fill="none" stroke="#8a6500"/>',
+    "copas": '<path d="M4 4h12c0 5-2.5 8-6 8s-6-3-6-8z" fill="#c62828"/>'
+    '<rect x="9" y="12" width="2" height="4" fill="#c62828"/>'
+    '<rect x="6" y="16" width="8" height="2" fill="#c62828"/>',
+    "espadas": '<path d="M10 1l2 12h-4z" fill="#1e5aa8"/>'
+    '<rect x="6" y="13" width="8" height="2" fill="#1e5aa8"/>'
+    '<rect x="9" y="15" width="2" height="4" fill="#1e5aa8"/>',
+    "bastos": '<path d="M7 18l2-15c1-2 4-2 4 1l-2 14z" fill="#2e7d32"/>'
+    '<circle cx="11" cy="5" r="1" fill="#a5d6a7"/><circle cx="10" cy="10" r="1" fill="#a5d6a7"/>',
+}
+
+
+def _parts(card: str) -> tuple[int, str]:
+    rank, _sep, suit = card.partition("-")
+    return int(rank), suit
+
+
+@lru_cache(maxsize=512)
+def _markup(card: str, language: str) -> str:
+    rank, suit = _parts(card)
+    letter, figure = FIGURES.get(rank, (str(rank), None))
+    title = f"{figure or rank} — {SUIT_NAMES[suit]}"
+    return format_html(
+        '<span class="scard s-{}" title="{}" data-card="{}"><b>{}</b>'
+        '<svg viewBox="0 0 20 20" aria-hidden="true" focusable="false">{}</svg></span>',
+        suit,
+        title,
+        card,
+        letter,
+        mark_safe(MARKS[suit]),
+    )
+
+
+@register.filter
+def scard(card: str) -> str:
+    """One card of the Spanish deck, e.g. "6-oros"."""
+    from django.utils.translation import get_language
+
+    return _markup(card, get_language())
+
+
+@register.simple_tag
+def suit_mark(suit: str) -> str:
+    return format_html(
+        '<svg class="suit" viewBox="0 0 20 20" role="img" aria-label="{}">{}</svg>',
+        SUIT_NAMES[suit],
+        mark_safe(MARKS[suit]),
+    )
+
+
+@register.filter
+def suit_slots(v: dict) -> list[dict]:
+    """The four suits of a game of Six as a table lays them out: every rank of the deck
+    in order, 6 in the middle, with its card when it is down (the view's `sequences`)."""
+    from games.engine.six.cards import RANKS, name
+
+    ranks = RANKS[v["options"]["deck"]]
+    suits = []
+    for suit in v["suits"]:
+        sequence = v["sequences"][suit]
+        slots = [
+            {
+                "rank": rank,
+                "card": name(rank, suit)
+                if sequence and sequence[0] <= rank <= sequence[1]
+                else None,
+            }
+            for rank in ranks
+        ]
+        suits.append({"suit": suit, "slots": slots})
+    return suits
+
+
+@register.filter
+def by_suit(hand: list) -> list[dict]:
+    """A hand sorted by suit then rank, grouped by suit (empty suits left out)."""
+    from games.engine.six.cards import SUITS, sort_key
+
+    groups = []
+    for suit in SUITS:
+        cards = sorted((card for card in hand if card.endswith(f"-{suit}")), key=sort_key)
+        if cards:
+            groups.append({"suit": suit, "cards": cards})
+    return groups
+
+
+@register.filter
+def plays(v: dict, seats) -> list[dict]:
+    """The turns of the hand in play, latest last: who played which card (None: passed)."""
+    names = {seat.position: seat.name for seat in seats}
+    return [{"name": names.get(who, who), "card": card} for who, card in v["turns"]]
+
+
+@register.filter
+def seat_name(position, seats):
+    """The name of the seat at `position` ("" for None)."""
+    for seat in seats:
+        if seat.position == position:
+            return seat.name
+    return ""

@@ -1,0 +1,227 @@
+"""Six at a live table (issue 23, "The table"): the lobby's options, two players and two
+bots playing a game to its target over the real sockets, what each socket may see of the
+hands (RULES §3: a hand is its seat's alone), refused decisions, the record and the
+replay viewer. Nothing in consumers, services or the clock names the game."""
+
+import json
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
+
+from games import engine, services
+from games.forms import TableForm
+from games.models import Game, Table
+from tests.games import ws
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+six = engine.six
+CARD = re.compile(r'data-card="([0-9]+-[a-z]+)"')
+
+
+@pytest.fixture
+def carol(make_player):
+    return make_player("carol", display_name="Carol")
+
+
+def client_of(user) -> Client:
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(user)
+    return client
+
+
+def ack_version(frame):
+    match = re.search(r'id="ack"[^>]*data-version="(\d+)"', frame)
+    return int(match.group(1)) if match else None
+
+
+def error_code(frame):
+    match = re.search(r'id="notice"[^>]*data-code="([a-z_]+)"', frame)
+    return match.group(1) if match else None
+
+
+def test_the_lobby_offers_six_with_its_options(alice):
+    form = TableForm(user=alice)
+    assert dict(form.fields["kind"].choices)["six"] == "Six"
+    data = {"kind": "six", "seats_count": "4", "time_limit": "0", "deck": "48", "target": "10"}
+    form = TableForm({**data, "balanced": "on"}, user=alice)
+    assert form.is_valid(), form.errors
+    assert form.options() == {"deck": 48, "target": 10, "balanced": True}
+    assert [value for value, _label in form.fields["seats_count"].choices] == list(range(2, 9))
+
+
+@pytest.mark.parametrize(
+    "bad", [{"target": "4"}, {"target": "201"}, {"deck": "52"}, {"target": "ten"}]
+)
+def test_bad_six_options_are_refused_and_create_nothing(alice, bad):
+    data = {"kind": "six", "seats_count": "4", "time_limit": "0", "deck": "40", "target": "30"}
+    response = client_of(alice).post(reverse("lobby"), {**data, **bad, "is_public": "on"})
+    assert response.status_code == 400
+    assert 'class="errorlist' in response.content.decode()
+    assert not Table.objects.exists()
+
+
+@sync_to_async
+def open_six_table(alice, bob) -> Table:
+    """alice opens a table of Six in the lobby (4 seats, to 10 points), adds two bots, bob
+    joins, alice starts it."""
+    alice_client = client_of(alice)
+    response = alice_client.post(
+        reverse("lobby"),
+        {
+            "kind": "six",
+            "seats_count": "4",
+            "time_limit": "0",
+            "is_public": "on",
+            "deck": "40",
+            "target": "10",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()
+    table = Table.objects.get()
+    assert table.kind == "six"
+    assert table.options == {"deck": 40, "target": 10, "balanced": False}
+    services.seat_add_bot(table_id=table.pk, user=alice, bot="six_heuristic")
+    services.seat_add_bot(table_id=table.pk, user=alice, bot="six_random")
+    assert client_of(bob).post(reverse("table_join", args=[table.pk])).status_code == 302
+    assert alice_client.post(reverse("table_start", args=[table.pk])).status_code == 302
+    return table
+
+
+@sync_to_async
+def get_page(user, url):
+    return client_of(user).get(url)
+
+
+@sync_to_async
+def game_state(table):
+    return six.load(Game.objects.get(table=table).state)
+
+
+@sync_to_async
+def seat_of(table, user) -> int:
+    return Game.objects.get(table=table).table.seats.get(user=user).position
+
+
+def assert_hides(frames, state, seat, where):
+    """No frame shows a card that is in another seat's hand now (a card in a hand now was
+    in it when the frame was sent: hands only shrink within a hand of play)."""
+    others = {card for other, hand in enumerate(state.hands) if other != seat for card in hand}
+    for frame in frames:
+        leaked = others & set(CARD.findall(frame))
+        assert not leaked, f"{where} saw {sorted(leaked)} of another seat's hand"
+
+
+async def test_six_plays_from_the_lobby_to_its_replay(alice, bob, carol, no_rate_limit, tmp_path):
+    table = await open_six_table(alice, bob)
+    page = await get_page(alice, reverse("table", args=[table.pk]))
+    body = page.content.decode()
+    assert page.status_code == 200
+    assert "Your hand" in body and body.count('class="suit-row"') == 4
+
+    seats = {await seat_of(table, alice): alice, await seat_of(table, bob): bob}
+    sockets = {}
+    for position, user in seats.items():
+        sockets[position] = await ws.connect(f"/ws/tables/{table.pk}/", user)
+        assert 'id="live"' in await ws.receive(sockets[position])
+    spectator = await ws.connect(f"/ws/tables/{table.pk}/", carol)
+    await ws.receive(spectator)
+
+    refused = False
+    for _ in range(400):
+        state = await game_state(table)
+        if six.is_over(state):
+            break
+        seat = six.to_act(state)[0]
+        assert seat in seats, "the bots play their own turns"
+        if not refused:
+            # A card not in hand, then a move out of turn: refused, nothing changes.
+            other = next(iter(set(sockets) - {seat}))
+            foreign = next(card for card in six.deck(40) if card not in state.hands[seat])
+            await ws.send(sockets[seat], type="select", card=foreign, id="bad1")
+            assert error_code(await ws.receive(sockets[seat])) is not None
+            card = state.hands[other][0]
+            await ws.send(sockets[other], type="select", card=card, id="bad2")
+            assert error_code(await ws.receive(sockets[other])) is not None
+            assert (await game_state(table)).version == state.version
+            refused = True
+        card = six.legal(state, seat)[0]["card"]
+        await ws.send(
+            sockets[seat], type="select", card=card, id=f"m{state.version}", version=state.version
+        )
+        frame = await ws.receive(sockets[seat])
+        while ack_version(frame) is None:
+            assert error_code(frame) is None, frame
+            frame = await ws.receive(sockets[seat])
+        state = await game_state(table)
+        for position, communicator in sockets.items():
+            await ws.drain(communicator, timeout=0.05)
+            assert_hides(communicator.frames, state, position, f"seat {position}")
+        await ws.drain(spectator, timeout=0.05)
+        assert_hides(spectator.frames, state, None, "a spectator")
+    else:
+        raise AssertionError("the game did not end")
+    assert refused
+
+    finals = []
+    for communicator in [*sockets.values(), spectator]:
+        frames = await ws.drain(communicator)
+        finals.append(frames[-1] if frames else communicator.frames[-1])
+        await communicator.disconnect()
+    assert all("Final ranking" in frame for frame in finals)
+
+    table = await sync_to_async(Table.objects.get)(pk=table.pk)
+    assert table.status == Table.Status.FINISHED
+    game = await sync_to_async(Game.objects.get)(table=table)
+    totals = game.result["totals"]
+    assert max(totals) >= 10  # RULES 3.3: the game ends once a total reaches the target
+    # RULES 3.3: the points of a hand sum to 5 (the winner's bonus and the cards left).
+    state = six.load(game.state)
+    assert sum(totals) == 5 * len(state.round_scores)
+
+    record = await get_page(bob, reverse("table_record", args=[table.pk]))
+    assert record.status_code == 200
+    data = json.loads(record.content)
+    assert data["game"] == "six"
+    path = tmp_path / "six.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    out = await sync_to_async(_replay_command)(path)
+    assert json.loads(out) == game.result
+
+    replay = await get_page(carol, reverse("table_replay", args=[table.pk]) + "?step=1")
+    assert replay.status_code == 200
+    assert "6-oros" in replay.content.decode()
+
+
+def _replay_command(path) -> str:
+    import io
+
+    out = io.StringIO()
+    call_command("replay", str(path), stdout=out)
+    return out.getvalue()
+
+
+def test_the_table_page_of_six_shows_only_the_viewers_hand(alice, bob, carol):
+    table = services.table_create(
+        user=alice, kind="six", seats_count=3, options={"deck": 40, "target": 30}
+    )
+    services.seat_join(table_id=table.pk, user=bob)
+    services.seat_add_bot(table_id=table.pk, user=alice, bot="six_expert")
+    services.table_start(table_id=table.pk, user=alice)
+    state = six.load(Game.objects.get(table=table).state)
+    for user in (alice, bob, carol):
+        seat = table.seats.filter(user=user).first()
+        position = seat.position if seat else None
+        body = client_of(user).get(reverse("table", args=[table.pk])).content.decode()
+        shown = set(CARD.findall(body))
+        for other, hand in enumerate(state.hands):
+            if other == position:
+                assert set(hand) <= shown, "a player sees their own hand"
+            else:
+                assert not shown & set(hand), f"{user} sees seat {other}'s hand"
+    body = client_of(carol).get(reverse("table", args=[table.pk])).content.decode()
+    assert "Your hand" not in body
