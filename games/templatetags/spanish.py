@@ -109,9 +109,11 @@ def by_suit(hand: list) -> list[dict]:
 
 @register.filter
 def plays(v: dict, seats) -> list[dict]:
-    """The turns of the hand in play, latest last: who played which card (None: passed)."""
+    """The latest turns of the hand in play, once round the table, newest first: who
+    played which card (None: passed)."""
     names = {seat.position: seat.name for seat in seats}
-    return [{"name": names.get(who, who), "card": card} for who, card in v["turns"]]
+    latest = v["turns"][-v["players"] :][::-1]
+    return [{"name": names.get(who, who), "card": card} for who, card in latest]
 
 
 @register.filter

@@ -225,3 +225,17 @@ def test_the_table_page_of_six_shows_only_the_viewers_hand(alice, bob, carol):
                 assert not shown & set(hand), f"{user} sees seat {other}'s hand"
     body = client_of(carol).get(reverse("table", args=[table.pk])).content.decode()
     assert "Your hand" not in body
+
+
+def test_a_table_of_six_speaks_french(alice, bob):
+    table = services.table_create(
+        user=alice, kind="six", seats_count=2, options={"deck": 48, "target": 30}
+    )
+    services.seat_join(table_id=table.pk, user=bob)
+    services.table_start(table_id=table.pk, user=alice)
+    client = Client(HTTP_ACCEPT_LANGUAGE="fr")
+    client.force_login(alice)
+    body = client.get(reverse("table", args=[table.pk])).content.decode()
+    assert "48 cartes" in body and "en 30 points" in body
+    assert "Votre main" in body and "Cartes en main" in body
+    assert "de jouer" in body  # whose turn it is
