@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/engine.py [--players 5] [--runs 9] [--rounds 400]
     .venv/bin/python bench/engine.py --game surprise [--players 4] [--runs 9]
+    .venv/bin/python bench/engine.py --game six [--players 4] [--runs 9]
 
 Figures in rounds per second (CPU time of this one process):
 - public: whole games through `new_game` / `to_act` / `apply`, every decision checked and
@@ -21,6 +22,11 @@ With `--game surprise`, 6 qui surprend (games/engine/surprise), in games per sec
 - bots' table: `games.bots.surprise.table.Table`, the mutable table the surprise bots
   roll out on, playing both rounds' number cards at random (no specials);
 - and the milliseconds to `replay` the record of a whole random 2-round game.
+
+With `--game six`, Six (games/engine/six), to 30 points on 40 cards:
+- public + legal(): whole games through `new_game` / `to_act` / `legal` / `apply`, each
+  card drawn uniformly from `legal(state, seat)` (passes are the engine's own), games/s;
+- deals: `new_game` alone (the first hand dealt), random and balanced, deals/s.
 
 Each figure is the median of several short runs, which keeps it steady on a machine busy
 with other work; the best run is shown beside it.
@@ -153,6 +159,44 @@ def surprise_main(players, runs):
     print(f"replay of a whole 2-round game (50 games): median {median:.1f} ms, worst {worst:.1f}")
 
 
+def six_games(players, games, options):
+    from games.engine import six
+
+    rng = random.Random(1)
+    started = time.process_time()
+    for seed in range(games):
+        state = six.new_game(players=players, options=options, seed=seed)
+        while not six.is_over(state):
+            seat = six.to_act(state)[0]
+            decisions = six.legal(state, seat)
+            state, _ = six.apply(state, seat, decisions[int(rng.random() * len(decisions))])
+    return games / (time.process_time() - started)
+
+
+def six_deals(players, deals, options):
+    from games.engine import six
+
+    started = time.process_time()
+    for seed in range(deals):
+        six.new_game(players=players, options=options, seed=seed)
+    return deals / (time.process_time() - started)
+
+
+def six_main(players, runs):
+    balanced = {"balanced": True} if players == 4 else {}
+    cases = [
+        ("public + legal(), games/s", lambda: six_games(players, 20, {})),
+        ("deals/s, random", lambda: six_deals(players, 2000, {})),
+    ]
+    if balanced:
+        cases.append(("deals/s, balanced", lambda: six_deals(players, 2000, balanced)))
+    print(f"Six engine: {players} players, 40 cards, to 30, random play, one core")
+    print(f"{'':32}{'median':>10}{'best':>10}")
+    for name, run in cases:
+        median, best = measure(runs, run)
+        print(f"{name:32}{median:>10,.0f}{best:>10,.0f}")
+
+
 def measure(runs, run):
     rates = [run() for _ in range(runs)]
     return statistics.median(rates), max(rates)
@@ -160,13 +204,16 @@ def measure(runs, run):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--game", choices=["nimmt", "surprise"], default="nimmt")
-    parser.add_argument("--players", type=int, help="default 5 (nimmt), 4 (surprise)")
+    parser.add_argument("--game", choices=["nimmt", "surprise", "six"], default="nimmt")
+    parser.add_argument("--players", type=int, help="default 5 (nimmt), 4 (surprise, six)")
     parser.add_argument("--runs", type=int, default=9, help="short runs per figure")
     parser.add_argument("--rounds", type=int, default=400, help="rounds per public run")
     args = parser.parse_args()
     if args.game == "surprise":
         surprise_main(args.players or 4, args.runs)
+        return
+    if args.game == "six":
+        six_main(args.players or 4, args.runs)
         return
     players, rounds = args.players or 5, args.rounds
     # Twenty fixed rounds a game, so every game adds the same number of rounds.
