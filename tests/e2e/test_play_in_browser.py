@@ -204,7 +204,8 @@ async def test_three_players_sign_up_and_play_a_round_in_browsers(daphne_server,
         )
         names = [name for _, name in PLAYERS]
         seated = await creator.locator("#seats .seat-list li").all_inner_texts()
-        assert [line.removesuffix(" Remove") for line in seated] == names
+        # Each name carries its standing: "new" for a player not rated yet.
+        assert [line.removesuffix(" Remove") for line in seated] == [f"{n} new" for n in names]
         await creator.click("#start")
         for page in pages:
             await page.wait_for_function(
