@@ -23,6 +23,7 @@ from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from games import kinds
 from games.models import Game, RoundScore, Seat, Table, TakenCard
 from leagues import services
 from leagues.models import (
@@ -456,9 +457,13 @@ class MembershipAdmin(LeagueScopedAdmin):
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ("position", "user", "bot", "away")
-    readonly_fields = ("position", "user", "bot")
+    fields = ("position", "user", "bot_name", "away")
+    readonly_fields = ("position", "user", "bot_name")
     can_delete = False
+
+    @admin.display(description=_("bot"))
+    def bot_name(self, seat):
+        return kinds.bot_label(seat.bot) if seat.bot else ""
 
 
 @admin.register(Table)

@@ -47,3 +47,17 @@ def test_a_league_admin_sees_only_their_leagues_tables(client, alice, bob):
     assert "Ours" in listing and "Theirs" not in listing and "Friendly" not in listing
     assert client.get(f"/admin/games/table/{theirs.pk}/change/").status_code in (302, 403, 404)
     assert client.get(f"/admin/games/table/{ours.pk}/change/").status_code == 200
+
+
+def test_the_admin_names_each_seats_bot_of_any_game(admin_client, alice):
+    nimmt = services.table_create(user=alice, seats_count=3, options={}, name="Mardi")
+    services.seat_add_bot(table_id=nimmt.pk, user=alice, bot="expert")
+    six = services.table_create(
+        user=alice, kind="six", seats_count=3, options={"deck": 40, "target": 30}, name="Six"
+    )
+    services.seat_add_bot(table_id=six.pk, user=alice, bot="six_heuristic")
+    admin_client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    page = admin_client.get(f"/admin/games/table/{nimmt.pk}/change/").content.decode()
+    assert "Expert bot" in page
+    page = admin_client.get(f"/admin/games/table/{six.pk}/change/").content.decode()
+    assert "Heuristic bot" in page and "six_heuristic" not in page
