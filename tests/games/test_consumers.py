@@ -159,7 +159,8 @@ async def test_a_flood_is_throttled_for_its_sender_only(alice, bob):
     flooder, other = await ws.watching(table, alice, bob)
     for _ in range(30):
         await ws.send(flooder, type="sync")
-    frames = await ws.drain(flooder)
+    # Quiet for 2 s: on a busy machine the answers to 30 messages may come with gaps.
+    frames = await ws.drain(flooder, timeout=2)
     codes = [error_code(frame) for frame in frames]
     assert codes.count("rate_limited") >= 15
     assert sum('id="live"' in frame for frame in frames) <= 11
