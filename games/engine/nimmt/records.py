@@ -7,12 +7,12 @@ have met it, is raised as a RecordError naming round and turn (1-based) and seat
 (0-based). docs/records.md lists every check.
 """
 
-from ..errors import IllegalDecision, OptionsError, RecordError
+from ..errors import IllegalDecision
+from ..recordreader import FORMAT, RecordReader, json_type
 from .cards import HAND_SIZE, ROW_COUNT, deck_size
 from .options import MAX_PLAYERS, MIN_PLAYERS, normalize_options
 from .rules import KIND, apply, new_game, result, with_deal
 
-FORMAT = "sixclub-record/1"
 _REPLAY_SEED = 0  # the seeded deal is replaced by the recorded one, round by round
 
 
@@ -60,47 +60,20 @@ def _is_int(value):
     return type(value) is int  # JSON true/false arrive as bools, which are ints in Python
 
 
-class _Replay:
-    def __init__(self, record):
-        self.record = record
-        self.names = None
-        self.round = None
-        self.turn = None
-
-    def fail(self, message, seat=None):
-        player = None
-        if seat is not None and self.names is not None and 0 <= seat < len(self.names):
-            player = self.names[seat]
-        raise RecordError(message, round=self.round, turn=self.turn, seat=seat, player=player)
-
+class _Replay(RecordReader):
     # --- the header ----------------------------------------------------------------------
 
     def run(self, allow_unfinished):
         record = self.record
-        if not isinstance(record, dict):
-            self.fail(f"a record is a JSON object, not {_json_type(record)}")
-        for key in ("format", "game", "options", "players", "rounds"):
-            if key not in record:
-                self.fail(f"the record has no {key!r}")
-        if record["format"] != FORMAT:
-            self.fail(f"format must be {FORMAT!r}, not {record['format']!r}")
-        if record["game"] != KIND:
-            self.fail(f"game must be {KIND!r} for this engine, not {record['game']!r}")
-        names = record["players"]
-        if not isinstance(names, list) or not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-            self.fail(f"players must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} names")
-        for seat, name in enumerate(names):
-            if not isinstance(name, str):
-                self.fail(f"a player's name is a string, not {_json_type(name)}", seat)
-        self.names = names
-        players = len(names)
-        try:
-            self.options = normalize_options(record["options"], players)
-        except OptionsError as error:
-            self.fail(f"options: {error}")
+        self.options = self.read_header(
+            kind=KIND,
+            players=range(MIN_PLAYERS, MAX_PLAYERS + 1),
+            normalize_options=normalize_options,
+        )
+        players = len(self.names)
         rounds = record["rounds"]
         if not isinstance(rounds, list):
-            self.fail(f"rounds must be a list, not {_json_type(rounds)}")
+            self.fail(f"rounds must be a list, not {json_type(rounds)}")
 
         state = new_game(players=players, options=self.options, seed=_REPLAY_SEED)
         for number, entry in enumerate(rounds, start=1):
@@ -147,7 +120,7 @@ class _Replay:
     def play_round(self, state, entry):
         players = state.players
         if not isinstance(entry, dict):
-            self.fail(f"a round is a JSON object, not {_json_type(entry)}")
+            self.fail(f"a round is a JSON object, not {json_type(entry)}")
         for key in ("rows", "hands", "turns"):
             if key not in entry:
                 self.fail(f"the round has no {key!r}")
@@ -167,7 +140,7 @@ class _Replay:
 
         turns = entry["turns"]
         if not isinstance(turns, list):
-            self.fail(f"turns must be a list, not {_json_type(turns)}")
+            self.fail(f"turns must be a list, not {json_type(turns)}")
         for number, turn in enumerate(turns, start=1):
             self.turn = number
             if number > HAND_SIZE:
@@ -249,14 +222,14 @@ class _Replay:
     def play_turn(self, state, turn):
         players = state.players
         if not isinstance(turn, dict):
-            self.fail(f"a turn is a JSON object, not {_json_type(turn)}")
+            self.fail(f"a turn is a JSON object, not {json_type(turn)}")
         if "cards" not in turn or "choices" not in turn:
             self.fail("a turn needs 'cards' and 'choices'")
         cards, choices = turn["cards"], turn["choices"]
         if not isinstance(cards, list) or len(cards) != players:
             self.fail(f"cards must list one card per seat ({players})")
         if not isinstance(choices, dict):
-            self.fail(f"choices must map seats to rows, not {_json_type(choices)}")
+            self.fail(f"choices must map seats to rows, not {json_type(choices)}")
         wanted = {}
         for key, row in choices.items():
             seat = _seat_of(key, players)
@@ -310,14 +283,3 @@ def _seat_of(key, players):
         return None
     seat = int(key)
     return seat if seat < players else None
-
-
-def _json_type(value):
-    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}
-    if value is None:
-        return "null"
-    if type(value) in names:
-        return names[type(value)]
-    if isinstance(value, int | float):
-        return "a number"
-    return type(value).__name__

@@ -12,13 +12,13 @@ met it, is raised as a RecordError naming hand (`round`) and turn (1-based) and 
 (0-based).
 """
 
-from ..errors import IllegalDecision, OptionsError, RecordError
+from ..errors import IllegalDecision
+from ..recordreader import FORMAT, RecordReader, json_type
 from .cards import deck, is_card
 from .dealing import balance_fault, first_dealt, hand_sizes
 from .options import MAX_PLAYERS, MIN_PLAYERS, normalize_options
 from .rules import KIND, apply, new_game, playable, result, with_deal
 
-FORMAT = "sixclub-record/1"
 _REPLAY_SEED = 0  # the seeded deal is replaced by the recorded one, hand by hand
 
 
@@ -60,46 +60,20 @@ def replay(record, *, allow_unfinished=False):
     return _Replay(record).run(allow_unfinished)
 
 
-class _Replay:
-    def __init__(self, record):
-        self.record = record
-        self.names = None
-        self.round = None
-        self.turn = None
-
-    def fail(self, message, seat=None):
-        player = None
-        if seat is not None and self.names is not None and 0 <= seat < len(self.names):
-            player = self.names[seat]
-        raise RecordError(message, round=self.round, turn=self.turn, seat=seat, player=player)
-
+class _Replay(RecordReader):
     # --- the header ----------------------------------------------------------------------
 
     def run(self, allow_unfinished):
         record = self.record
-        if not isinstance(record, dict):
-            self.fail(f"a record is a JSON object, not {_json_type(record)}")
-        for key in ("format", "game", "options", "players", "rounds"):
-            if key not in record:
-                self.fail(f"the record has no {key!r}")
-        if record["format"] != FORMAT:
-            self.fail(f"format must be {FORMAT!r}, not {record['format']!r}")
-        if record["game"] != KIND:
-            self.fail(f"game must be {KIND!r} for this engine, not {record['game']!r}")
-        names = record["players"]
-        if not isinstance(names, list) or not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-            self.fail(f"players must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} names")
-        for seat, player in enumerate(names):
-            if not isinstance(player, str):
-                self.fail(f"a player's name is a string, not {_json_type(player)}", seat)
-        self.names = names
-        try:
-            self.options = normalize_options(record["options"], len(names))
-        except OptionsError as error:
-            self.fail(f"options: {error}")
+        self.options = self.read_header(
+            kind=KIND,
+            players=range(MIN_PLAYERS, MAX_PLAYERS + 1),
+            normalize_options=normalize_options,
+        )
+        names = self.names
         rounds = record["rounds"]
         if not isinstance(rounds, list):
-            self.fail(f"rounds must be a list, not {_json_type(rounds)}")
+            self.fail(f"rounds must be a list, not {json_type(rounds)}")
 
         state = new_game(players=len(names), options=self.options, seed=_REPLAY_SEED)
         for number, entry in enumerate(rounds, start=1):
@@ -132,7 +106,7 @@ class _Replay:
 
     def play_hand(self, state, entry):
         if not isinstance(entry, dict):
-            self.fail(f"a hand is a JSON object, not {_json_type(entry)}")
+            self.fail(f"a hand is a JSON object, not {json_type(entry)}")
         for key in ("hands", "turns"):
             if key not in entry:
                 self.fail(f"the hand has no {key!r}")
@@ -140,7 +114,7 @@ class _Replay:
         state, _ = with_deal(state, hands)
         turns = entry["turns"]
         if not isinstance(turns, list):
-            self.fail(f"turns must be a list, not {_json_type(turns)}")
+            self.fail(f"turns must be a list, not {json_type(turns)}")
         hand_no = state.round
         for number, turn in enumerate(turns, start=1):
             self.turn = number
@@ -175,7 +149,7 @@ class _Replay:
         holder = {}
         for seat, hand in enumerate(hands):
             if not isinstance(hand, list):
-                self.fail(f"a hand is a list of cards, not {_json_type(hand)}", seat)
+                self.fail(f"a hand is a list of cards, not {json_type(hand)}", seat)
             for card in hand:
                 if not is_card(card, size):
                     self.fail(f"{card!r} is not a card of the {size}-card deck", seat)
@@ -235,14 +209,3 @@ class _Replay:
         except IllegalDecision as error:
             self.fail(f"card {card} cannot be played now: {error}", seat)
         return state
-
-
-def _json_type(value):
-    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}
-    if value is None:
-        return "null"
-    if type(value) in names:
-        return names[type(value)]
-    if isinstance(value, int | float):
-        return "a number"
-    return type(value).__name__

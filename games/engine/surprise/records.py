@@ -10,7 +10,8 @@ checked before the first turn is played (the engine needs them all to start).
 
 from collections import Counter
 
-from ..errors import IllegalDecision, OptionsError, RecordError
+from ..errors import IllegalDecision
+from ..recordreader import FORMAT, RecordReader, json_type
 from .cards import (
     HAND_SIZE,
     HIGHEST,
@@ -26,7 +27,6 @@ from .cards import (
 from .options import normalize_options
 from .rules import KIND, GivenError, apply, result, start
 
-FORMAT = "sixclub-record/1"
 _REPLAY_SEED = 0  # every shuffle is the record's own
 
 
@@ -124,30 +124,7 @@ def _is_int(value):
     return type(value) is int  # JSON true/false arrive as bools, which are ints in Python
 
 
-def _json_type(value):
-    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}
-    if value is None:
-        return "null"
-    if type(value) in names:
-        return names[type(value)]
-    if isinstance(value, int | float):
-        return "a number"
-    return type(value).__name__
-
-
-class _Replay:
-    def __init__(self, record):
-        self.record = record
-        self.names = None
-        self.round = None
-        self.turn = None
-
-    def fail(self, message, seat=None):
-        player = None
-        if seat is not None and self.names is not None and 0 <= seat < len(self.names):
-            player = self.names[seat]
-        raise RecordError(message, round=self.round, turn=self.turn, seat=seat, player=player)
-
+class _Replay(RecordReader):
     def given_failed(self, error):
         if error.round != self.round:  # a refill at a round's start, before its first turn
             self.round, self.turn = error.round, None
@@ -157,27 +134,14 @@ class _Replay:
 
     def run(self, allow_unfinished):
         record = self.record
-        if not isinstance(record, dict):
-            self.fail(f"a record is a JSON object, not {_json_type(record)}")
-        for key in ("format", "game", "options", "players", "specials", "rounds"):
-            if key not in record:
-                self.fail(f"the record has no {key!r}")
-        if record["format"] != FORMAT:
-            self.fail(f"format must be {FORMAT!r}, not {record['format']!r}")
-        if record["game"] != KIND:
-            self.fail(f"game must be {KIND!r} for this engine, not {record['game']!r}")
-        names = record["players"]
-        if not isinstance(names, list) or not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-            self.fail(f"players must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} names")
-        for seat, name in enumerate(names):
-            if not isinstance(name, str):
-                self.fail(f"a player's name is a string, not {_json_type(name)}", seat)
-        self.names = names
+        options = self.read_header(
+            kind=KIND,
+            players=range(MIN_PLAYERS, MAX_PLAYERS + 1),
+            normalize_options=normalize_options,
+            extra=("specials",),
+        )
+        names = self.names
         players = len(names)
-        try:
-            options = normalize_options(record["options"], players)
-        except OptionsError as error:
-            self.fail(f"options: {error}")
         specials = record["specials"]
         if (
             not isinstance(specials, list)
@@ -190,7 +154,7 @@ class _Replay:
             )
         rounds = record["rounds"]
         if not isinstance(rounds, list):
-            self.fail(f"rounds must be a list, not {_json_type(rounds)}")
+            self.fail(f"rounds must be a list, not {json_type(rounds)}")
         if len(rounds) > ROUNDS:
             self.round = ROUNDS + 1
             self.fail(f"the game ends after round {ROUNDS}; no further round may be played")
@@ -225,7 +189,7 @@ class _Replay:
 
     def check_round(self, entry, players):
         if not isinstance(entry, dict):
-            self.fail(f"a round is a JSON object, not {_json_type(entry)}")
+            self.fail(f"a round is a JSON object, not {json_type(entry)}")
         for key in ("rows", "hands", "reshuffles", "turns"):
             if key not in entry:
                 self.fail(f"the round has no {key!r}")
@@ -237,7 +201,7 @@ class _Replay:
         ):
             self.fail("reshuffles must be a list of draw piles, each a list of special names")
         if not isinstance(entry["turns"], list):
-            self.fail(f"turns must be a list, not {_json_type(entry['turns'])}")
+            self.fail(f"turns must be a list, not {json_type(entry['turns'])}")
         deal = (tuple((card,) for card in rows), tuple(tuple(hand) for hand in hands))
         return deal, tuple(tuple(order) for order in orders)
 
@@ -298,7 +262,7 @@ class _Replay:
     def play_turn(self, state, turn):
         players = state.players
         if not isinstance(turn, dict):
-            self.fail(f"a turn is a JSON object, not {_json_type(turn)}")
+            self.fail(f"a turn is a JSON object, not {json_type(turn)}")
         for key in ("cards", "specials", "decisions"):
             if key not in turn:
                 self.fail(f"a turn needs 'cards', 'specials' and 'decisions' (no {key!r})")
@@ -308,7 +272,7 @@ class _Replay:
         if not isinstance(specials, list) or len(specials) != players:
             self.fail(f"specials must list one special or null per seat ({players})")
         if not isinstance(decisions, list):
-            self.fail(f"decisions must be a list, not {_json_type(decisions)}")
+            self.fail(f"decisions must be a list, not {json_type(decisions)}")
         for seat, card in enumerate(cards):
             if not _is_int(card):
                 self.fail(f"the card played is {card!r}, which is not a card number", seat)
