@@ -587,6 +587,7 @@ def _round_summary(v, seats):
         "lines": sorted(
             (
                 {
+                    "seat": seat,
                     "name": seats[seat].name,
                     "heads": scores[seat],
                     "total": totals[seat],

@@ -123,3 +123,11 @@ def seat_name(position, seats):
         if seat.position == position:
             return seat.name
     return ""
+
+
+@register.filter
+def cards_left(v: dict, seat: int):
+    """The cards `seat` had left when the last hand ended (RULES 3.3: only the count is
+    public)."""
+    last = v.get("last_hand")
+    return last["left"][seat] if last else ""

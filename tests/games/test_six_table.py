@@ -258,3 +258,35 @@ def test_a_table_of_six_speaks_french(alice, bob):
     assert "48 cartes" in body and "en 30 points" in body
     assert "Votre main" in body and "Cartes en main" in body
     assert "de jouer" in body  # whose turn it is
+
+
+def test_the_end_of_a_hand_shows_cards_left_points_and_totals(alice, bob):
+    # RULES 3.3: the winner gains 5 and the others' cards left; each other seat loses one
+    # point a card it has left. Only the counts are shown, never the cards.
+    table = services.table_create(
+        user=alice, kind="six", seats_count=2, options={"deck": 40, "target": 200}
+    )
+    services.seat_join(table_id=table.pk, user=bob)
+    services.table_start(table_id=table.pk, user=alice)
+    users = {seat.position: seat.user for seat in table.seats.all()}
+    state = six.load(Game.objects.get(table=table).state)
+    while state.round == 1:
+        seat = six.to_act(state)[0]
+        services.game_decide(
+            table_id=table.pk, user=users[seat], decision=six.legal(state, seat)[0]
+        )
+        state = six.load(Game.objects.get(table=table).state)
+    winner = next(seat for seat in range(2) if state.round_scores[0][seat] > 0)
+    loser = 1 - winner
+    left = -state.round_scores[0][loser]
+    assert state.round_scores[0][winner] == 5 + left
+    body = client_of(alice).get(reverse("table", args=[table.pk])).content.decode()
+    summary = re.search(r'<section[^>]*id="round-summary".*?</section>', body, re.DOTALL)
+    assert summary, "the end of hand 1 is shown"
+    rows = {
+        int(seat): [int(n) for n in re.findall(r'<td class="num">(-?\d+)</td>', row)]
+        for seat, row in re.findall(r'<tr data-seat="(\d)"[^>]*>(.*?)</tr>', summary.group(0))
+    }
+    assert rows[winner] == [0, 5 + left, 5 + left]
+    assert rows[loser] == [left, -left, -left]
+    assert "Cards left" in summary.group(0) and "End of hand 1" in summary.group(0)
