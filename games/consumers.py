@@ -301,7 +301,7 @@ class TableConsumer(_HtmlConsumer):
             await self._push(force=True)
             return
         try:
-            accepted = await _decide(self.table_id, self.user, message)
+            accepted = await _decide(self.table_id, self.user, message, self.language)
         except services.ServiceError as error:
             log.info(
                 "table %s: refused decision from %s: %s",
@@ -381,17 +381,21 @@ _deciders = ThreadPoolExecutor(
 )
 
 
-async def _decide(table_id, user, message) -> services.Accepted:
-    decide = database_sync_to_async(
-        services.game_decide, thread_sensitive=False, executor=_deciders
-    )
-    return await decide(
-        table_id=table_id,
-        user=user,
-        decision=message.decision,
-        client_id=message.id,
-        seen_version=message.version,
-    )
+async def _decide(table_id, user, message, language) -> services.Accepted:
+    decide = database_sync_to_async(_decide_in, thread_sensitive=False, executor=_deciders)
+    return await decide(language, table_id, user, message)
+
+
+def _decide_in(language, table_id, user, message) -> services.Accepted:
+    # A refusal is worded in the language of the player's page, whatever thread runs it.
+    with translation.override(language):
+        return services.game_decide(
+            table_id=table_id,
+            user=user,
+            decision=message.decision,
+            client_id=message.id,
+            seen_version=message.version,
+        )
 
 
 # Per event loop and table, the read of its latest version under way: the sockets of a

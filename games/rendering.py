@@ -572,9 +572,12 @@ def past_rounds(snapshot: Snapshot) -> list[dict]:
 
 
 def _round_summary(v, seats):
-    """At the first turn of a round after the first: what the last round gave each player,
-    the totals, and who leads (fewest heads, RULES §1.6)."""
-    if v["phase"] == "over" or v["round"] < 2 or v["turn"] != 1 or v["revealed"]:
+    """At the first turn of a round after the first (or its first `summary_turns`, where
+    the view says so): what the last round gave each player, the totals, and who leads
+    (fewest heads, RULES §1.6; most points where the view's `scoring` is "higher")."""
+    if v["phase"] == "over" or v["round"] < 2 or v["revealed"]:
+        return None
+    if v["turn"] is None or not 1 <= v["turn"] <= v.get("summary_turns", 1):
         return None
     if len(v["round_scores"]) < v["round"] - 1:
         return None

@@ -436,6 +436,20 @@ def game_decide(
         return duplicate
 
 
+def _refusal(error) -> str:
+    """A refused decision in the player's language where the engine names the kind of
+    refusal (IllegalDecision.code); otherwise the engine's own reason, in English."""
+    refusals = {
+        "not_in_hand": _("Card %(card)s is not in your hand."),
+        "not_your_turn": _("It is not your turn."),
+        "not_playable": _("Card %(card)s cannot be played now."),
+        "game_over": _("The game is over."),
+    }
+    if error.code not in refusals:
+        return str(error)
+    return refusals[error.code] % {"card": error.card}
+
+
 def _duplicate(table_id: int, user, client_id: str) -> Accepted | None:
     """The acknowledgement of a decision already applied under `client_id`, if any."""
     if not client_id:
@@ -484,7 +498,7 @@ def _decide(table_id, user, decision, client_id, seen_version) -> Accepted:
         except engine.IllegalDecision as error:
             if (duplicate := _duplicate(table_id, user, client_id)) is not None:
                 return duplicate
-            raise ServiceError("illegal", str(error)) from None
+            raise ServiceError("illegal", _refusal(error)) from None
         _advance(game, table, seats, now, state=state, point_before=point_before)
         game.save(update_fields=GAME_PLAY_FIELDS)
         _announce_on_commit(table, game.version, lobby=table.status == Table.Status.FINISHED)

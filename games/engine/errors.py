@@ -2,7 +2,17 @@
 
 
 class IllegalDecision(ValueError):
-    """A decision the rules do not allow now. The message is the reason, for the player."""
+    """A decision the rules do not allow now. The message is the reason, in English.
+
+    `code` names the commonest refusals, for a caller that words them in the player's
+    language: "not_in_hand" and "not_playable" (with `card`), "not_your_turn",
+    "game_over"; "" otherwise.
+    """
+
+    def __init__(self, message, code="", card=None):
+        super().__init__(message)
+        self.code = code
+        self.card = card
 
 
 class OptionsError(ValueError):

@@ -290,3 +290,33 @@ def test_the_end_of_a_hand_shows_cards_left_points_and_totals(alice, bob):
     assert rows[winner] == [0, 5 + left, 5 + left]
     assert rows[loser] == [left, -left, -left]
     assert "Cards left" in summary.group(0) and "End of hand 1" in summary.group(0)
+
+
+async def test_a_refused_card_is_explained_in_the_players_language(alice, bob):
+    @sync_to_async
+    def started():
+        table = services.table_create(
+            user=alice, kind="six", seats_count=2, options={"deck": 40, "target": 30}
+        )
+        services.seat_join(table_id=table.pk, user=bob)
+        services.table_start(table_id=table.pk, user=alice)
+        return table, {seat.position: seat.user for seat in table.seats.select_related("user")}
+
+    table, users = await started()
+    state = await game_state(table)
+    seat = six.to_act(state)[0]
+    mover = await ws.connect(f"/ws/tables/{table.pk}/", users[seat], language="fr")
+    waiting = await ws.connect(f"/ws/tables/{table.pk}/", users[1 - seat], language="en")
+    for communicator in (mover, waiting):
+        await ws.receive(communicator, timeout=10)
+    not_mine = state.hands[1 - seat][0]
+    await ws.send(mover, type="select", card=not_mine, id="fr1")
+    frame = await ws.receive(mover, timeout=10)
+    assert error_code(frame) == "illegal"
+    assert f"La carte {not_mine} n&#x27;est pas dans votre main." in frame, frame
+    await ws.send(waiting, type="select", card=not_mine, id="en1")
+    frame = await ws.receive(waiting, timeout=10)
+    assert error_code(frame) == "illegal" and "It is not your turn." in frame, frame
+    assert (await game_state(table)).version == state.version
+    for communicator in (mover, waiting):
+        await communicator.disconnect()

@@ -196,12 +196,12 @@ def apply(state, seat, decision):
     kind = decision.get("type")
     if kind == "select":
         if state.phase != "select":
-            raise IllegalDecision(f"nothing is expected from seat {seat} now")
+            raise IllegalDecision(f"nothing is expected from seat {seat} now", "not_your_turn")
         card = decision.get("card")
         if card.__class__ is not int:
             raise IllegalDecision(f"a card is a whole number, not {card!r}")
         if card not in state.hands[seat]:
-            raise IllegalDecision(f"card {card} is not in your hand")
+            raise IllegalDecision(f"card {card} is not in your hand", "not_in_hand", card)
         # RULES 1.3: a seat may select again, replacing its choice, until all have chosen.
         selections = list(state.selections)
         selections[seat] = card
@@ -236,7 +236,7 @@ def apply(state, seat, decision):
 
 def _choose_row(state, seat, row):
     if state.phase != "choose_row" or state.chooser != seat:
-        raise IllegalDecision("it is not your turn to choose a row")
+        raise IllegalDecision("it is not your turn to choose a row", "not_your_turn")
     if type(row) is not int or not 0 <= row < len(state.rows):
         raise IllegalDecision(f"row {row} does not exist (rows are 0 to {len(state.rows) - 1})")
     new = state.copy()
@@ -337,7 +337,7 @@ def _game_ends(s):
 
 def _pick(state, seat, card):
     if state.phase != "draft" or seat != state.to_pick:
-        raise IllegalDecision("it is not your turn to pick")
+        raise IllegalDecision("it is not your turn to pick", "not_your_turn")
     pool = state.pool
     if card not in pool:
         raise IllegalDecision(f"card {card} is not in the draft pool")

@@ -195,20 +195,26 @@ def apply(state, seat, decision):
     if kind != "select":
         raise IllegalDecision(f"unknown decision type {kind!r} (Six has only select)")
     if state.phase == "over":
-        raise IllegalDecision("the game is over")
+        raise IllegalDecision("the game is over", "game_over")
     if seat != state.to_move:
-        raise IllegalDecision(f"it is not your turn: seat {state.to_move} plays now")
+        raise IllegalDecision(
+            f"it is not your turn: seat {state.to_move} plays now", "not_your_turn"
+        )
     card = decision.get("card")
     if type(card) is not str:
         raise IllegalDecision(f"a card is a name such as '6-oros', not {card!r}")
     hand = state.hands[seat]
     if card not in hand:
-        raise IllegalDecision(f"card {card} is not in your hand")
+        raise IllegalDecision(f"card {card} is not in your hand", "not_in_hand", card)
     if not _is_playable(state, card):
         if state.round == 1 and not state.turns:
-            raise IllegalDecision(f"the first card of the game is {OPENING_CARD} (RULES 3.5)")
+            raise IllegalDecision(
+                f"the first card of the game is {OPENING_CARD} (RULES 3.5)", "not_playable", card
+            )
         raise IllegalDecision(
-            f"card {card} neither continues a sequence on the table nor starts one (a 6)"
+            f"card {card} neither continues a sequence on the table nor starts one (a 6)",
+            "not_playable",
+            card,
         )
 
     new = state.copy()

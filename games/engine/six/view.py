@@ -53,6 +53,9 @@ def view(state, seat):
         "totals": list(state.totals),
         "scoring": "higher",  # totals and round_scores are points: the highest total wins
         "target": state.options["target"],
+        # The end of the last hand is shown through the new hand's first turn round the
+        # table (its first turns may be passes), not only its first turn.
+        "summary_turns": state.players,
         # Entries of the generic view that Six does not have (turns are public, one seat
         # at a time: nothing is selected in secret, nobody chooses a row, no draft).
         "selected": [False] * state.players,

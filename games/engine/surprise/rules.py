@@ -356,12 +356,12 @@ def apply(state, seat, decision):
 
 def _select(state, seat, decision):
     if state.phase != "select":
-        raise IllegalDecision(f"nothing is expected from seat {seat} now")
+        raise IllegalDecision(f"nothing is expected from seat {seat} now", "not_your_turn")
     card = decision.get("card")
     if type(card) is not int:
         raise IllegalDecision(f"a card is a whole number, not {card!r}")
     if card not in state.hands[seat]:
-        raise IllegalDecision(f"card {card} is not in your hand")
+        raise IllegalDecision(f"card {card} is not in your hand", "not_in_hand", card)
     special = decision.get("special")
     if special is not None:
         if special not in KINDS:
@@ -424,7 +424,7 @@ def _checked(state, seat, kind, decision):
     if kind == "remplacer":
         card = decision.get("card")
         if card is not None and (not _is_int(card) or card not in state.hands[seat]):
-            raise IllegalDecision(f"card {card!r} is not in your hand")
+            raise IllegalDecision(f"card {card!r} is not in your hand", "not_in_hand", card)
         return card
     if kind in ("row", "stop"):
         row = decision.get("row")
