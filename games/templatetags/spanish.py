@@ -7,7 +7,10 @@ from functools import lru_cache
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
+
+from games.engine.six.cards import RANKS, SUITS, name, sort_key
 
 register = template.Library()
 
@@ -57,8 +60,6 @@ def _markup(card: str, language: str) -> str:
 @register.filter
 def scard(card: str) -> str:
     """One card of the Spanish deck, e.g. "6-oros"."""
-    from django.utils.translation import get_language
-
     return _markup(card, get_language())
 
 
@@ -75,8 +76,6 @@ def suit_mark(suit: str) -> str:
 def suit_slots(v: dict) -> list[dict]:
     """The four suits of a game of Six as a table lays them out: every rank of the deck
     in order, 6 in the middle, with its card when it is down (the view's `sequences`)."""
-    from games.engine.six.cards import RANKS, name
-
     ranks = RANKS[v["options"]["deck"]]
     suits = []
     for suit in v["suits"]:
@@ -97,8 +96,6 @@ def suit_slots(v: dict) -> list[dict]:
 @register.filter
 def by_suit(hand: list) -> list[dict]:
     """A hand sorted by suit then rank, grouped by suit (empty suits left out)."""
-    from games.engine.six.cards import SUITS, sort_key
-
     groups = []
     for suit in SUITS:
         cards = sorted((card for card in hand if card.endswith(f"-{suit}")), key=sort_key)

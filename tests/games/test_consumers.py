@@ -6,20 +6,10 @@ from asgiref.sync import sync_to_async
 from games import clock, engine, services
 from games.models import Decision, Game, Table
 from tests.games import ws
-from tests.games.ws import game_state, make, setup_table
+from tests.games.ws import ack_version, error_code, game_state, make, setup_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 nimmt = engine.get("nimmt")
-
-
-def ack_version(frame):
-    match = re.search(r'id="ack"[^>]*data-version="(\d+)"', frame)
-    return int(match.group(1)) if match else None
-
-
-def error_code(frame):
-    match = re.search(r'id="notice"[^>]*data-code="([a-z_]+)"', frame)
-    return match.group(1) if match else None
 
 
 async def test_an_anonymous_socket_is_refused_at_a_table(alice):

@@ -4,7 +4,6 @@ the same lobby, table page, services, consumers, records and replay viewer as 6 
 
 import copy
 import json
-import re
 from types import SimpleNamespace
 
 import pytest
@@ -20,6 +19,7 @@ from games.models import Game, Table
 from tests.games import ws
 from tests.games.highcard import HIGHCARD, TEMPLATES
 from tests.games.highcard import engine as highcard
+from tests.games.ws import ack_version, error_code
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -40,16 +40,6 @@ def client_of(user) -> Client:
     client = Client()
     client.force_login(user)
     return client
-
-
-def ack_version(frame):
-    match = re.search(r'id="ack"[^>]*data-version="(\d+)"', frame)
-    return int(match.group(1)) if match else None
-
-
-def error_code(frame):
-    match = re.search(r'id="notice"[^>]*data-code="([a-z_]+)"', frame)
-    return match.group(1) if match else None
 
 
 @sync_to_async

@@ -16,6 +16,7 @@ from games import engine, services
 from games.forms import TableForm
 from games.models import Game, Table
 from tests.games import ws
+from tests.games.ws import ack_version, error_code
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -37,16 +38,6 @@ def client_of(user) -> Client:
     client = Client(HTTP_ACCEPT_LANGUAGE="en")
     client.force_login(user)
     return client
-
-
-def ack_version(frame):
-    match = re.search(r'id="ack"[^>]*data-version="(\d+)"', frame)
-    return int(match.group(1)) if match else None
-
-
-def error_code(frame):
-    match = re.search(r'id="notice"[^>]*data-code="([a-z_]+)"', frame)
-    return match.group(1) if match else None
 
 
 def test_the_lobby_offers_six_with_its_options(alice):
@@ -201,6 +192,14 @@ async def test_six_plays_from_the_lobby_to_its_replay(alice, bob, carol, no_rate
     # RULES 3.3: the points of a hand sum to 5 (the winner's bonus and the cards left).
     state = six.load(game.state)
     assert sum(totals) == 5 * len(state.round_scores)
+    # RULES 3.3: the highest total ranks first, equal totals share the rank; in points.
+    page = await get_page(alice, reverse("table", args=[table.pk]))
+    lines = re.findall(r"<li>(\d+)\. [^<]*? — (-?\d+) points?", page.content.decode())
+    shown = sorted(totals, reverse=True)
+    assert [int(total) for _rank, total in lines] == shown
+    assert [int(rank) for rank, _total in lines] == [
+        1 + sum(other > total for other in totals) for total in shown
+    ]
 
     record = await get_page(bob, reverse("table_record", args=[table.pk]))
     assert record.status_code == 200

@@ -71,6 +71,18 @@ async def drain(communicator, timeout=0.3) -> list[str]:
     return frames
 
 
+def ack_version(frame: str) -> int | None:
+    """The version an acknowledgement names, or None for any other frame."""
+    match = re.search(r'id="ack"[^>]*data-version="(\d+)"', frame)
+    return int(match.group(1)) if match else None
+
+
+def error_code(frame: str) -> str | None:
+    """The code of a refusal's notice, or None for any other frame."""
+    match = re.search(r'id="notice"[^>]*data-code="([a-z_]+)"', frame)
+    return match.group(1) if match else None
+
+
 def live_version(frame: str) -> int | None:
     match = re.search(r'id="live" data-version="(\d*)"', frame)
     return int(match.group(1)) if match and match.group(1) else None
