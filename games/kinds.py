@@ -49,9 +49,18 @@ class Kind:
     read_record: Callable | None = None
     # The replay viewer's context: (game, step) -> dict for `template("replay.html")`.
     replay_context: Callable | None = None
-    # League scoring: the score sheet (points per seat, one list per round; fewer is
-    # better) -> the totals a league ranks by. None: the game is not played in leagues.
+    # League scoring: the score sheet (one list per round, a number per seat, as the
+    # engine's "round_over" event gives it) -> each seat's total, which a league ranks by.
+    # None: the game is not played in leagues.
     league_totals: Callable | None = None
+    # Whether a larger total ranks first (points) rather than a smaller one (heads).
+    higher_wins: bool = False
+    # What standings call a total and a total per round of this game.
+    score_label: str = _("Heads")
+    per_round_label: str = _("Heads per round")
+    # The options of a table seated for a club evening or tournament: (event) -> the
+    # engine's options. None: the engine's defaults.
+    event_options: Callable | None = None
 
     def __post_init__(self):
         # Filled from the name and the engine when a registration leaves them out.
@@ -216,6 +225,7 @@ NIMMT = register(
         bot_choices=BOT_CHOICES,
         replay_context=_nimmt_replay,
         league_totals=column_totals,
+        event_options=lambda event: event.table_options(),
     )
 )
 
@@ -245,6 +255,16 @@ class SixOptions(OptionsForm):
         return {"deck": data["deck"], "target": data["target"], "balanced": data["balanced"]}
 
 
+def hand_points(sheet) -> tuple[int, ...]:
+    """Each seat's points over the hands (RULES §3.3) from the cards left in each hand:
+    the seat left with none scores 5 plus the others' cards, the others lose theirs."""
+    totals = [0] * len(sheet[0]) if sheet else []
+    for left in sheet:
+        for seat, count in enumerate(left):
+            totals[seat] += 5 + sum(left) if count == 0 else -count
+    return tuple(totals)
+
+
 def _six_replay(game, step):
     from games import replays
 
@@ -261,5 +281,10 @@ SIX = register(
         bots=six_bots.BOTS,
         bot_choices=six_bots.BOT_CHOICES,
         replay_context=_six_replay,
+        league_totals=hand_points,
+        higher_wins=True,
+        score_label=_("Points"),
+        per_round_label=_("Points per hand"),
     )
 )
+

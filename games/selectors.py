@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef, Prefetch, Q, Value
 
+from games import kinds
 from games.models import Decision, Game, Seat, Table
 
 
@@ -137,6 +138,7 @@ def player_games(user, viewer=None, limit=30):
         games.append(
             {
                 "table": table,
+                "kind": kinds.get(table.kind),
                 "total": result["totals"][seat.position] if result else None,
                 "won": bool(result) and seat.position in result["winners"],
                 "finished_at": game.finished_at if game else None,

@@ -335,12 +335,28 @@ def start_recompute(job: StandingsRecompute) -> subprocess.Popen:
 
 @admin.register(Season)
 class SeasonAdmin(LeagueScopedAdmin):
-    list_display = ("name", "league", "starts_on", "ends_on", "ranking", "min_games", "closed")
-    list_filter = (("league", LeagueScopedFilter), "ranking", "closed")
+    list_display = (
+        "name",
+        "league",
+        "kind",
+        "starts_on",
+        "ends_on",
+        "ranking",
+        "min_games",
+        "closed",
+    )
+    list_filter = (("league", LeagueScopedFilter), "kind", "ranking", "closed")
     search_fields = ("name", "league__name")
     date_hierarchy = "starts_on"
     readonly_fields = ("standings_recompute",)
     actions = ["close_seasons", "recompute_standings"]
+
+    def get_readonly_fields(self, request, obj=None):
+        # A season's game is chosen once: its tables and results are of that game.
+        fields = super().get_readonly_fields(request, obj)
+        if obj is not None and obj.pk and obj.league_games.exists():
+            return (*fields, "kind")
+        return fields
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
@@ -695,7 +711,8 @@ class StandingAdmin(LeagueScopedAdmin):
 
 @admin.register(PlayerRating)
 class PlayerRatingAdmin(admin.ModelAdmin):
-    list_display = ("user", "games", "mu", "sigma")
+    list_display = ("user", "kind", "games", "mu", "sigma")
+    list_filter = ("kind",)
     search_fields = ("user__username", "user__display_name")
     list_select_related = ("user",)
 

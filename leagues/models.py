@@ -55,15 +55,30 @@ class League(models.Model):
         return user.is_superuser or self.admins.filter(pk=user.pk).exists()
 
 
+def game_kinds():
+    from games import kinds
+
+    return kinds.choices()
+
+
 class Season(models.Model):
     class Ranking(models.TextChoices):
-        MEAN_HEADS = "mean_heads", _("Mean heads per round")
-        TOTAL_HEADS = "total_heads", _("Total heads")
+        # Heads for 6 qui prend ! and 6 qui surprend, points for Six (per hand, highest
+        # first): the game's own score.
+        MEAN_HEADS = "mean_heads", _("Mean score per round")
+        TOTAL_HEADS = "total_heads", _("Total score")
         PLACEMENT = "placement", _("Placement points")
         RATING = "rating", _("Rating")
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
     name = models.CharField(_("name"), max_length=80)
+    kind = models.CharField(
+        _("game"),
+        max_length=20,
+        choices=game_kinds,
+        default="nimmt",
+        help_text=_("The game this season counts. Its tables play this game only."),
+    )
     starts_on = models.DateField(_("starts on"))
     ends_on = models.DateField(_("ends on"), null=True, blank=True)
     ranking = models.CharField(
@@ -98,6 +113,22 @@ class Season(models.Model):
 
     def points_table(self) -> tuple[int, ...]:
         return parse_points(self.placement_points)
+
+    @property
+    def game(self):
+        """The registered game this season counts (games.kinds.Kind)."""
+        from games import kinds
+
+        return kinds.get(self.kind)
+
+    @property
+    def ranking_label(self):
+        """The ranking method in the words of the season's game (heads, or points)."""
+        if self.ranking == self.Ranking.MEAN_HEADS:
+            return self.game.per_round_label
+        if self.ranking == self.Ranking.TOTAL_HEADS:
+            return self.game.score_label
+        return self.get_ranking_display()
 
     @property
     def is_open(self) -> bool:
@@ -175,7 +206,8 @@ class Placing(models.Model):
     )
     finished_at = models.DateTimeField()
     seat = models.PositiveSmallIntegerField()
-    heads = models.PositiveIntegerField(_("heads"))
+    # The game's score: heads, or points for a game whose points can be negative (Six).
+    heads = models.IntegerField(_("score"))
     rounds = models.PositiveSmallIntegerField(_("rounds"))
     # 1 is first; equal totals share the place (RULES §1.6), bots included.
     place = models.PositiveSmallIntegerField(_("finishing place"))
@@ -213,13 +245,13 @@ class Standing(models.Model):
     )
     games = models.PositiveIntegerField(_("games"), default=0)
     rounds = models.PositiveIntegerField(_("rounds"), default=0)
-    heads = models.PositiveIntegerField(_("heads"), default=0)
+    heads = models.IntegerField(_("score"), default=0)
     wins = models.PositiveIntegerField(_("wins"), default=0)
     points = models.PositiveIntegerField(_("placement points"), default=0)
     mu = models.FloatField(default=START_MU)
     sigma = models.FloatField(default=START_SIGMA)
     last_played = models.DateTimeField(_("last played"), null=True, blank=True)
-    # The latest games, oldest first, as [heads, rounds] pairs: the trend chart.
+    # The latest games, oldest first, as [score, rounds] pairs: the trend chart.
     trend = models.JSONField(default=list, blank=True)
 
     class Meta:
@@ -238,11 +270,13 @@ class Standing(models.Model):
 
 
 class PlayerRating(models.Model):
-    """A player's rating over all of their league games, every league and season."""
+    """A player's rating in one game over all of their league games of it, every league
+    and season."""
 
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_rating"
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_ratings"
     )
+    kind = models.CharField(_("game"), max_length=20, choices=game_kinds, default="nimmt")
     mu = models.FloatField(default=START_MU)
     sigma = models.FloatField(default=START_SIGMA)
     games = models.PositiveIntegerField(default=0)
@@ -250,6 +284,7 @@ class PlayerRating(models.Model):
     class Meta:
         verbose_name = _("overall rating")
         verbose_name_plural = _("overall ratings")
+        constraints = [models.UniqueConstraint(fields=["user", "kind"], name="one_rating_per_game")]
 
     def __str__(self):
         return f"{self.user}: {self.rating:.1f}"

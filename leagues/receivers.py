@@ -24,7 +24,7 @@ def open_seasons(sender, *, user, kind, **kwargs):
     """The lobby offers a league game only for a game that leagues can score."""
     if not kind.in_leagues:
         return None
-    return selectors.seasons_open_for(user)
+    return selectors.seasons_open_for(user, kind.name)
 
 
 def seat_standings(sender, *, table, users, **kwargs) -> dict:

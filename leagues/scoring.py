@@ -27,9 +27,15 @@ TREND_LENGTH = 12
 class Outcome:
     """A finished game as its score sheet tells it."""
 
-    totals: tuple[int, ...]  # heads per seat
+    totals: tuple[int, ...]  # each seat's score: heads, or points (games.kinds.Kind)
     rounds: int
     users: tuple[int | None, ...]  # the member at each seat, None for a bot
+    higher_wins: bool = False  # a larger total ranks first (points), not a smaller one
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        """The totals turned so that smaller is better, whatever the game's scoring."""
+        return tuple(-total for total in self.totals) if self.higher_wins else self.totals
 
 
 @dataclass
@@ -62,8 +68,11 @@ class Line:
     sigma: float
 
 
-def places(totals) -> list[int]:
-    """RULES §1.6: fewer heads ranks higher, equal totals share the place (1, 1, 3…)."""
+def places(totals, higher_wins: bool = False) -> list[int]:
+    """RULES §1.6: fewer heads ranks higher (§3.3: more points, where `higher_wins`), equal
+    totals share the place (1, 1, 3…)."""
+    if higher_wins:
+        totals = [-total for total in totals]
     return [1 + sum(other < total for other in totals) for total in totals]
 
 
@@ -73,7 +82,7 @@ def points_for(place: int, table: tuple[int, ...]) -> int:
 
 def rate(ratings: list[tuple[float, float]], heads: list[int]) -> list[tuple[float, float]]:
     """Bradley–Terry update of (mu, sigma) pairs from one game's heads (fewer is better,
-    equal heads tie).
+    equal heads tie; `Outcome.ranks` turns points so).
 
     A game with a single rated player tells nothing about skill: ratings stay as they are.
     """
@@ -99,15 +108,15 @@ def enter(
     """Add a game to a season's tallies (creating missing ones); return the members' lines.
 
     Places and wins are counted among all seats, bots included: a bot that takes fewer
-    heads than you did beat you. Ratings are updated among the members only.
+    heads (or scores more points) than you did beat you. Ratings are updated among the members only.
     """
-    placed = places(outcome.totals)
+    placed = places(outcome.ranks)
     seated = members(outcome)
     for _seat, user in seated:
         tallies.setdefault(user, Tally())
     after = rate(
         [(tallies[user].mu, tallies[user].sigma) for _seat, user in seated],
-        [outcome.totals[seat] for seat, _user in seated],
+        [outcome.ranks[seat] for seat, _user in seated],
     )
     lines = []
     for (seat, user), (mu, sigma) in zip(seated, after, strict=True):
@@ -135,7 +144,7 @@ def enter_overall(
     seated = members(outcome)
     after = rate(
         [ratings.get(user, (START_MU, START_SIGMA)) for _seat, user in seated],
-        [outcome.totals[seat] for seat, _user in seated],
+        [outcome.ranks[seat] for seat, _user in seated],
     )
     changed = {user: rating for (_seat, user), rating in zip(seated, after, strict=True)}
     ratings.update(changed)

@@ -22,7 +22,8 @@ from leagues.models import (
     conservative,
 )
 
-# Sortable columns of the standings, and which way each one reads best first.
+# Sortable columns of the standings, and which way each one reads best first (for a game
+# scored in heads: `sorts` turns the score's columns for a game scored in points).
 SORTS = {
     "rank": False,
     "player": False,
@@ -36,6 +37,13 @@ SORTS = {
     "rating": True,
     "last_played": True,
 }
+
+
+def sorts(season: Season) -> dict[str, bool]:
+    """Which way each column of `season`'s standings reads best first."""
+    if not season.game.higher_wins:
+        return SORTS
+    return {**SORTS, "heads": True, "mean": True}
 
 
 @dataclass
@@ -89,20 +97,22 @@ class StandingRow:
 
     @property
     def trend(self) -> list[float]:
-        """Heads per round of the latest games, oldest first."""
+        """Score per round of the latest games, oldest first."""
         return [heads / rounds for heads, rounds in self.standing.trend if rounds]
 
 
 def ranking_key(season: Season):
-    """What ranks a season's players, smaller first, by its ranking method."""
+    """What ranks a season's players, smaller first, by its ranking method (a score in
+    points ranks its highest first)."""
     method = season.ranking
+    sign = -1 if season.game.higher_wins else 1
     if method == Season.Ranking.TOTAL_HEADS:
-        return lambda row: row.heads
+        return lambda row: sign * row.heads
     if method == Season.Ranking.PLACEMENT:
         return lambda row: -row.points
     if method == Season.Ranking.RATING:
         return lambda row: -row.rating
-    return lambda row: row.mean
+    return lambda row: sign * row.mean
 
 
 def season_standings(
@@ -130,7 +140,7 @@ def season_standings(
         previous = row
     rows = ranked + unranked
     if sort in SORTS and sort != "rank":
-        best_first = SORTS[sort] if descending is None else descending
+        best_first = sorts(season)[sort] if descending is None else descending
         rows = _sorted_by(rows, sort, best_first)
     elif sort == "rank" and descending:
         rows = ranked[::-1] + unranked
@@ -138,12 +148,12 @@ def season_standings(
 
 
 def seat_standings(*, table, users) -> dict:
-    """How the players seated at `table` stand: their overall rating ("new" before their
-    first league game: None) and, at a league table, their rank in its season (None while
-    below the season's minimum of games)."""
+    """How the players seated at `table` stand: their overall rating in the table's game
+    ("new" before their first league game of it: None) and, at a league table, their rank
+    in its season (None while below the season's minimum of games)."""
     ratings = {
         rating.user_id: round(rating.rating)
-        for rating in PlayerRating.objects.filter(user_id__in=users, games__gt=0)
+        for rating in PlayerRating.objects.filter(user_id__in=users, kind=table.kind, games__gt=0)
     }
     ranks = {}
     if table.season_id is not None:
@@ -201,11 +211,13 @@ def leagues_for(user):
     return leagues.filter(is_public=True)
 
 
-def seasons_open_for(user):
-    """Open seasons of the leagues the user is an active member of: league tables' seasons."""
+def seasons_open_for(user, kind: str):
+    """Open seasons of game `kind` in the leagues the user is an active member of: the
+    seasons a new table of that game may count in."""
     today = timezone.localdate()
     return (
         Season.objects.filter(
+            kind=kind,
             closed=False,
             starts_on__lte=today,
             league__memberships__user=user,
@@ -231,9 +243,11 @@ class TournamentRow:
 
 
 def tournament_standings(*, tournament) -> list[TournamentRow]:
-    """Players of a tournament's finished games: fewest heads first, then most placement
-    points (the season's table) as the tie-break; equal on both share the rank."""
+    """Players of a tournament's finished games: fewest heads first (most points, for a
+    game scored in points), then most placement points (the season's table) as the
+    tie-break; equal on both share the rank."""
     points_table = tournament.season.points_table()
+    higher_wins = tournament.season.game.higher_wins
     rows: dict[int, TournamentRow] = {}
     slots = tournament.seated_tables.select_related("table__game").prefetch_related(
         "table__seats__user"
@@ -243,7 +257,7 @@ def tournament_standings(*, tournament) -> list[TournamentRow]:
         if game is None or not game.result or game.finished_at is None:
             continue
         totals = game.result["totals"]
-        placed = scoring.places(totals)
+        placed = scoring.places(totals, higher_wins)
         for seat in slot.table.seats.all():
             if not seat.user_id or seat.position >= len(totals):
                 continue
@@ -252,7 +266,8 @@ def tournament_standings(*, tournament) -> list[TournamentRow]:
             row.heads += totals[seat.position]
             row.points += scoring.points_for(placed[seat.position], points_table)
             row.wins += placed[seat.position] == 1
-    ordered = sorted(rows.values(), key=lambda r: (r.heads, -r.points, r.user.shown_name))
+    sign = -1 if higher_wins else 1
+    ordered = sorted(rows.values(), key=lambda r: (sign * r.heads, -r.points, r.user.shown_name))
     for index, row in enumerate(ordered, start=1):
         before = ordered[index - 2] if index > 1 else None
         same = before and (before.heads, before.points) == (row.heads, row.points)
@@ -306,26 +321,30 @@ def player_leagues(*, player, viewer) -> list[dict]:
     return found
 
 
-def player_rating_history(*, player, limit: int = 200) -> list[float]:
-    """The conservative overall rating after each of the player's latest league games."""
+def player_rating_history(*, player, kind: str, limit: int = 200) -> list[float]:
+    """The conservative overall rating in game `kind` after each of the player's latest
+    league games of it."""
     pairs = list(
-        Placing.objects.filter(user=player)
+        Placing.objects.filter(user=player, season__kind=kind)
         .order_by("-entry_id")
         .values_list("overall_mu", "overall_sigma")[:limit]
     )
     return [conservative(mu, sigma) for mu, sigma in reversed(pairs)]
 
 
-def player_game_figures(*, player, viewer=None, limit: int = 200) -> dict:
-    """Heads per round of the player's latest finished games, and the best and worst.
+def player_game_figures(*, player, kind, viewer=None, limit: int = 200) -> dict:
+    """The score per round of the player's latest finished games of `kind` (a Kind), and
+    the best and worst of them.
 
     The best and worst games are named and linked: only those `viewer` may see listed
-    (games.selectors.listed_to); the heads per round are figures of every game."""
+    (games.selectors.listed_to); the scores per round are figures of every game."""
     from games.models import Seat
     from games.selectors import listed_to
 
     seats = (
-        Seat.objects.filter(user=player, table__game__finished_at__isnull=False)
+        Seat.objects.filter(
+            user=player, table__kind=kind.name, table__game__finished_at__isnull=False
+        )
         .annotate(listed=ExpressionWrapper(listed_to(viewer), output_field=BooleanField()))
         .order_by("-table__game__finished_at")
         .values_list(
@@ -357,23 +376,27 @@ def player_game_figures(*, player, viewer=None, limit: int = 200) -> dict:
         )
     games.reverse()
     listed = [g for g in games if g["listed"]]
-    by_score = sorted(listed, key=lambda g: (g["per_round"], -g["rounds"]))
+    sign = -1 if kind.higher_wins else 1
+    by_score = sorted(listed, key=lambda g: (sign * g["per_round"], -g["rounds"]))
     return {
-        "heads_per_round": [g["per_round"] for g in games],
+        "per_round": [g["per_round"] for g in games],
         "best_games": by_score[:3],
         "worst_games": by_score[3:][-3:][::-1],
     }
 
 
-def player_cards_taken(*, player, limit: int = 8) -> list[dict]:
-    """The cards the player picked up most often, over all their games but those whose
-    deal another table still plays (a duplicate round: its piles are the hands dealt)."""
+def player_cards_taken(*, player, kind: str, limit: int = 8) -> list[dict]:
+    """The cards of game `kind` the player picked up most often, over all their games but
+    those whose deal another table still plays (a duplicate round: its piles are the hands
+    dealt)."""
     from games.models import TakenCard
     from games.selectors import deals_in_play
 
     return list(
         TakenCard.objects.filter(
-            game__table__seats__user=player, game__table__seats__position=F("seat")
+            game__table__kind=kind,
+            game__table__seats__user=player,
+            game__table__seats__position=F("seat"),
         )
         .exclude(game__table__deal_seed__in=deals_in_play())
         .values("card", "heads")
@@ -383,15 +406,33 @@ def player_cards_taken(*, player, limit: int = 8) -> list[dict]:
 
 
 def player_profile(*, player, viewer) -> dict:
-    """Everything the league part of a profile page shows (accounts.views.profile)."""
-    figures = player_game_figures(player=player, viewer=viewer)
-    overall = getattr(player, "league_rating", None) if player.pk else None
-    return {
-        "league_rows": player_leagues(player=player, viewer=viewer),
-        "overall_rating": overall,
-        "rating_history": player_rating_history(player=player),
-        "heads_per_round": figures["heads_per_round"],
-        "best_games": figures["best_games"],
-        "worst_games": figures["worst_games"],
-        "cards_taken": player_cards_taken(player=player),
-    }
+    """Everything the league part of a profile page shows (accounts.views.profile): the
+    player's leagues, then for each game they have finished or been rated in, its
+    figures."""
+    from games import kinds
+    from games.models import Seat
+
+    played = set()
+    ratings = {}
+    if player.pk:
+        played = set(
+            Seat.objects.filter(user=player, table__game__finished_at__isnull=False)
+            .values_list("table__kind", flat=True)
+            .distinct()
+        )
+        ratings = {rating.kind: rating for rating in PlayerRating.objects.filter(user=player)}
+    games = []
+    for kind in kinds.registered():
+        if kind.name not in played and kind.name not in ratings:
+            continue
+        figures = player_game_figures(player=player, kind=kind, viewer=viewer)
+        games.append(
+            {
+                "kind": kind,
+                "overall_rating": ratings.get(kind.name),
+                "rating_history": player_rating_history(player=player, kind=kind.name),
+                **figures,
+                "cards_taken": player_cards_taken(player=player, kind=kind.name),
+            }
+        )
+    return {"league_rows": player_leagues(player=player, viewer=viewer), "game_figures": games}

@@ -107,16 +107,17 @@ def _outcomes(score_rows, seat_rows) -> dict[int, scoring.Outcome]:
         users[game_id][position] = user_id
     outcomes = {}
     for game_id, by_round in sheets.items():
-        league_totals = kinds.get(kind_of[game_id]).league_totals
-        if league_totals is None:
+        game = kinds.get(kind_of[game_id])
+        if game.league_totals is None:
             continue
         scored = [seat for row in by_round.values() for seat in row]
         seats = range(max(scored + list(users[game_id])) + 1)
         sheet = [[by_round[r].get(seat, 0) for seat in seats] for r in sorted(by_round)]
         outcomes[game_id] = scoring.Outcome(
-            totals=tuple(league_totals(sheet)),
+            totals=tuple(game.league_totals(sheet)),
             rounds=len(by_round),
             users=tuple(users[game_id].get(seat) for seat in seats),
+            higher_wins=game.higher_wins,
         )
     return outcomes
 
@@ -193,14 +194,15 @@ def game_finished(*, game) -> None:
     Locks the season row first, so that a season's games enter one at a time, in the
     order of their entries' primary keys; then the players' overall ratings, by user id
     (the same order everywhere, so two seasons' games cannot deadlock). Calling it again
-    for the same game changes nothing.
+    for the same game changes nothing, and so does a game of another kind than the season's
+    (the lobby and the seating never make one).
     """
     season_id = game.table.season_id
     if season_id is None or game.finished_at is None:
         return
     with transaction.atomic():
         season = Season.objects.select_for_update().get(pk=season_id)
-        if LeagueGame.objects.filter(game=game).exists():
+        if season.kind != game.table.kind or LeagueGame.objects.filter(game=game).exists():
             return
         outcome = _outcomes(_score_rows(game=game), _seat_rows(table_id=game.table_id)).get(game.pk)
         if outcome is None:  # no round was scored: nothing to enter
@@ -210,7 +212,7 @@ def game_finished(*, game) -> None:
             s.user_id: s
             for s in Standing.objects.select_for_update().filter(season=season, user_id__in=users)
         }
-        ratings = _locked_ratings(users)
+        ratings = _locked_ratings(users, season.kind)
         entry = LeagueGame.objects.create(season=season, game=game, finished_at=game.finished_at)
 
         tallies = {user: _tally(standing) for user, standing in standings.items()}
@@ -234,13 +236,17 @@ def game_finished(*, game) -> None:
         PlayerRating.objects.bulk_update(ratings.values(), ["mu", "sigma", "games"])
 
 
-def _locked_ratings(users: list[int]) -> dict[int, PlayerRating]:
+def _locked_ratings(users: list[int], kind: str) -> dict[int, PlayerRating]:
     # Inserted in user id order too: an insert waits on another transaction's uncommitted
     # row for the same user, and waiting in one order everywhere cannot deadlock.
     PlayerRating.objects.bulk_create(
-        [PlayerRating(user_id=user) for user in sorted(users)], ignore_conflicts=True
+        [PlayerRating(user_id=user, kind=kind) for user in sorted(users)], ignore_conflicts=True
     )
-    rows = PlayerRating.objects.select_for_update().filter(user_id__in=users).order_by("user_id")
+    rows = (
+        PlayerRating.objects.select_for_update()
+        .filter(user_id__in=users, kind=kind)
+        .order_by("user_id")
+    )
     return {rating.user_id: rating for rating in rows}
 
 
@@ -248,7 +254,9 @@ def season_games(*, season) -> int:
     """How many finished games a recompute of the season replays."""
     from games.models import Game
 
-    return Game.objects.filter(table__season=season, finished_at__isnull=False).count()
+    return Game.objects.filter(
+        table__season=season, table__kind=season.kind, finished_at__isnull=False
+    ).count()
 
 
 def season_recompute(*, season, progress=None) -> int:
@@ -256,8 +264,9 @@ def season_recompute(*, season, progress=None) -> int:
 
     Games enter again in the order they first entered (a finished game that never
     entered comes last, in the order games finished), through the same `scoring.enter`
-    as game by game, so the result is exactly what was accumulated. Overall ratings are
-    replayed over every league's games, since this season's games are part of them.
+    as game by game, so the result is exactly what was accumulated. Overall ratings of the
+    season's game are replayed over every league's games of that game, since this season's
+    games are part of them.
     `progress(done, total)`, if given, is called every PROGRESS_EVERY of the season's games
     (from inside the transaction: see leagues/management/commands/recompute_standings.py).
     Returns the number of games.
@@ -266,10 +275,14 @@ def season_recompute(*, season, progress=None) -> int:
 
     with transaction.atomic():
         season = Season.objects.select_for_update().get(pk=season.pk)
-        list(PlayerRating.objects.select_for_update().order_by("user_id"))
+        kind = season.game
+        list(PlayerRating.objects.select_for_update().filter(kind=kind.name).order_by("user_id"))
         missing = (
             Game.objects.filter(
-                table__season=season, finished_at__isnull=False, league_entry__isnull=True
+                table__season=season,
+                table__kind=kind.name,
+                finished_at__isnull=False,
+                league_entry__isnull=True,
             )
             .order_by("finished_at", "pk")
             .values_list("pk", "finished_at")
@@ -286,6 +299,7 @@ def season_recompute(*, season, progress=None) -> int:
         others = defaultdict(list)
         for placing in (
             Placing.objects.exclude(season=season)
+            .filter(season__kind=kind.name)
             .order_by("entry_id", "seat")
             .only("entry_id", "user_id", "heads", "overall_mu", "overall_sigma")
         ):
@@ -321,6 +335,7 @@ def season_recompute(*, season, progress=None) -> int:
                     totals=tuple(p.heads for p in rows),
                     rounds=0,
                     users=tuple(p.user_id for p in rows),
+                    higher_wins=kind.higher_wins,
                 )
                 scoring.enter_overall(replay, ratings=overall)
                 for p in rows:
@@ -338,14 +353,16 @@ def season_recompute(*, season, progress=None) -> int:
             [_set_tally(Standing(season=season, user_id=u), t) for u, t in tallies.items()],
             batch_size=BATCH,
         )
-        PlayerRating.objects.exclude(user_id__in=list(overall)).delete()
+        PlayerRating.objects.filter(kind=kind.name).exclude(user_id__in=list(overall)).delete()
         PlayerRating.objects.bulk_create(
             [
-                PlayerRating(user_id=user, mu=mu, sigma=sigma, games=games_played[user])
+                PlayerRating(
+                    user_id=user, kind=kind.name, mu=mu, sigma=sigma, games=games_played[user]
+                )
                 for user, (mu, sigma) in overall.items()
             ],
             update_conflicts=True,
-            unique_fields=["user"],
+            unique_fields=["user", "kind"],
             update_fields=["mu", "sigma", "games"],
             batch_size=BATCH,
         )
@@ -426,8 +443,9 @@ def seating_generate(*, event, seed: int | None = None) -> list:
             try:
                 table = game_services.table_create(
                     user=players[group[0]],
+                    kind=season.kind,
                     seats_count=len(group),
-                    options=event.table_options(),
+                    options=season.game.event_options(event) if season.game.event_options else {},
                     name=_table_name(event, round_number, number),
                     season=season,
                     deal_seed=deal_seed,

@@ -73,11 +73,15 @@ def minor_columns(season: Season) -> set[str]:
 def _columns(season: Season, sort: str, descending: bool | None) -> list[dict]:
     """Header links: a click sorts by a column, best first; a second click reverses."""
     minor = minor_columns(season)
+    natural_order = selectors.sorts(season)
+    # The game's own words for its score (heads, or points per hand).
+    labels = {"heads": season.game.score_label, "mean": season.game.per_round_label}
     columns = []
     for key, label in COLUMNS:
+        label = labels.get(key, label)
         if key == "points" and season.ranking != Season.Ranking.PLACEMENT:
             continue
-        natural = selectors.SORTS[key]
+        natural = natural_order[key]
         current = key == sort
         shown_descending = (natural if descending is None else descending) if current else None
         next_descending = (not shown_descending) if current else natural
@@ -158,8 +162,8 @@ def standings_csv(request, slug):
             _("username"),
             _("games"),
             _("rounds"),
-            _("heads"),
-            _("heads per round"),
+            str(season.game.score_label).lower(),
+            str(season.game.per_round_label).lower(),
             _("wins"),
             _("win rate"),
             _("placement points"),

@@ -84,9 +84,10 @@ def test_a_private_league_game_is_not_among_the_best_games_of_others(client, ali
     Table.objects.filter(pk=secret.pk).update(is_public=False, name="Secret Tuesday")
     public = finished_game(season, [alice, bob], [[5, 6]]).table
     page = client.get("/players/alice/")
-    assert [g["table_id"] for g in page.context["best_games"]] == [public.pk]
+    assert [g["table_id"] for g in page.context["game_figures"][0]["best_games"]] == [public.pk]
     assert f"/tables/{secret.pk}/" not in page.content.decode()
-    assert len(page.context["heads_per_round"]) == 2  # figures, without names or links
+    assert len(page.context["game_figures"][0]["per_round"]) == 2  # figures, without names or links
     client.force_login(bob)
     page = client.get("/players/alice/")
-    assert [g["table_id"] for g in page.context["best_games"]] == [secret.pk, public.pk]
+    best = page.context["game_figures"][0]["best_games"]
+    assert [g["table_id"] for g in best] == [secret.pk, public.pk]

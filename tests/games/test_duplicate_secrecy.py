@@ -127,9 +127,10 @@ def test_the_profile_counts_no_card_of_a_deal_still_played(round_of_two):
     TakenCard.objects.filter(game=game).delete()
     TakenCard.objects.create(game=game, round=1, turn=1, seat=0, card=55, heads=7)
     client = Client(headers={"accept-language": "en"})
-    assert client.get(f"/players/{player.username}/").context["cards_taken"] == []
+    profile = f"/players/{player.username}/"
+    assert client.get(profile).context["game_figures"][0]["cards_taken"] == []
     play_to_the_end(round_of_two["playing"])
-    taken = client.get(f"/players/{player.username}/").context["cards_taken"]
+    taken = client.get(profile).context["game_figures"][0]["cards_taken"]
     assert taken == [{"card": 55, "heads": 7, "times": 1}]
 
 

@@ -6,6 +6,7 @@ import itertools
 import pytest
 from django.utils import timezone
 
+from games import kinds
 from games.models import Game, RoundScore, Seat, Table
 from leagues import services
 from leagues.models import League, Membership, Season
@@ -52,13 +53,16 @@ def dave(club):
 
 
 def finished_game(season, players, rounds, *, enter=True):
-    """A league game that ended with this score sheet: `rounds` lists heads per seat.
+    """A league game of the season's game that ended with this score sheet: `rounds` lists
+    each round's line per seat (heads; cards left in the hand, for Six).
 
     `players` are users, or a bot name for a bot's seat. The game enters the league the
     way games.services ends a game, unless `enter` is False.
     """
+    game_kind = kinds.get(season.kind)
     creator = next(p for p in players if not isinstance(p, str))
     table = Table.objects.create(
+        kind=game_kind.name,
         created_by=creator,
         seats_count=len(players),
         options={"end": "rounds", "rounds": len(rounds)},
@@ -70,8 +74,8 @@ def finished_game(season, players, rounds, *, enter=True):
             Seat.objects.create(table=table, position=position, bot=player)
         else:
             Seat.objects.create(table=table, position=position, user=player)
-    totals = [sum(r[seat] for r in rounds) for seat in range(len(players))]
-    best = min(totals)
+    totals = list(game_kind.league_totals(rounds))
+    best = max(totals) if game_kind.higher_wins else min(totals)
     game = Game.objects.create(
         table=table,
         seed=1,

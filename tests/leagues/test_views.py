@@ -208,13 +208,13 @@ def test_the_profile_shows_the_players_league_figures(client, season, alice, bob
     html = page.content.decode()
     assert "Club" in html and "rank 1 of 2" in html
     assert html.count('class="chart"') == 2  # rating history, heads per round
-    assert [g["heads"] for g in page.context["best_games"]] == [2, 3, 4]
-    assert [g["heads"] for g in page.context["worst_games"]] == [6, 5]
-    assert page.context["cards_taken"] == [
+    assert [g["heads"] for g in page.context["game_figures"][0]["best_games"]] == [2, 3, 4]
+    assert [g["heads"] for g in page.context["game_figures"][0]["worst_games"]] == [6, 5]
+    assert page.context["game_figures"][0]["cards_taken"] == [
         {"card": 55, "heads": 7, "times": 5},
         {"card": 10, "heads": 3, "times": 1},
     ]
-    assert len(page.context["rating_history"]) == 5
+    assert len(page.context["game_figures"][0]["rating_history"]) == 5
 
 
 def test_a_tournament_and_an_evening_have_their_pages(client, season, alice, bob):
@@ -240,4 +240,4 @@ def test_the_standings_page_speaks_french_by_default(season):
 
     page = Client().get("/leagues/club/").content.decode()
     assert '<html lang="fr">' in page
-    assert "classement : Moyenne de têtes par manche" in page
+    assert "classement : têtes par manche" in page
