@@ -181,3 +181,19 @@ def test_seating_a_six_evening_makes_six_tables(club, alice, bob, carol, dave):
     evening.players.set([alice, bob, carol, dave])
     (table,) = league_services.seating_generate(event=evening, seed=1)
     assert table.kind == "six" and table.options == engine.six.normalize_options({}, 4)
+
+
+def test_a_six_tournament_ranks_the_most_points_first(club, alice, bob, client):
+    from leagues.models import Tournament
+
+    season = a_season(club, "six")
+    cup = Tournament.objects.create(season=season, name="Cup", date=timezone.localdate())
+    game = finished_game(season, [alice, bob], [[3, 0]])  # Bob: +8, Alice: -3
+    cup.seated_tables.create(round=1, number=1, table=game.table)
+    rows = selectors.tournament_standings(tournament=cup)
+    assert [(row.user.username, row.heads, row.rank) for row in rows] == [
+        ("bob", 8, 1),
+        ("alice", -3, 2),
+    ]
+    html = client.get(cup.get_absolute_url()).content.decode()
+    assert "Most points first" in html and "<th class=\"num\">Points</th>" in html
