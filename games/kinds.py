@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from games import engine
 from games.bots import BOTS as NIMMT_BOTS
 from games.bots import six as six_bots
+from games.bots import surprise as surprise_bots
 from games.engine.nimmt.options import MAX_PLAYERS, MIN_PLAYERS
 from games.models import BOT_CHOICES
 
@@ -288,3 +289,39 @@ SIX = register(
     )
 )
 
+
+# --- 6 qui surprend ------------------------------------------------------------------------
+
+
+class SurpriseOptions(OptionsForm):
+    """RULES §2.5: of the §1 options only `live_scores` applies (always 2 rounds of 12)."""
+
+    live_scores = forms.BooleanField(
+        label=_("Show scores during the round"), required=False, initial=True
+    )
+
+    @classmethod
+    def options(cls, data: dict) -> dict:
+        return {"live_scores": data["live_scores"]}
+
+
+def _surprise_replay(game, step):
+    from games import replays
+
+    return replays.surprise_replay_context(game, step)
+
+
+SURPRISE = register(
+    Kind(
+        name=engine.surprise.KIND,
+        label=_("6 qui surprend"),
+        engine=engine.surprise,
+        options_form=SurpriseOptions,
+        players=range(engine.surprise.cards.MIN_PLAYERS, engine.surprise.cards.MAX_PLAYERS + 1),
+        bots=surprise_bots.BOTS,
+        bot_choices=surprise_bots.BOT_CHOICES,
+        replay_context=_surprise_replay,
+        # Heads per round, fewer is better: the same sheet as 6 qui prend !'s.
+        league_totals=column_totals,
+    )
+)

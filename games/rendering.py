@@ -141,6 +141,10 @@ def _shared_context(snapshot: Snapshot) -> dict:
         actor = v["draft"]["to_pick"]
     elif v["phase"] == "choose_row":
         actor = v["chooser"]
+    elif v.get("prompt"):
+        # A game that asks one seat a question while a turn resolves (6 qui surprend's
+        # Stop, Insérer...): that seat gets the places to tap in the shared sections.
+        actor = v["prompt"]["seat"]
     else:
         actor = None
     context.update(
@@ -502,10 +506,15 @@ def update_frame(snapshot: Snapshot, position: int | None, language: str, hand: 
 
 
 def selection_of(snapshot: Snapshot, position: int | None):
-    """The card `position` has chosen this turn (None if none, or not seated)."""
+    """The card `position` has chosen this turn (None if none, or not seated), with the
+    special attached to it where the game has them (a change of special alone changes
+    the seat's hand too)."""
     if position is None or snapshot.game is None:
         return None
-    return snapshot.seat_view(position)["my_selection"]
+    view = snapshot.seat_view(position)
+    if view.get("my_special") is not None:
+        return (view["my_selection"], view["my_special"])
+    return view["my_selection"]
 
 
 def _last_turn(game_engine, last, seats):

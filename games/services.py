@@ -615,6 +615,9 @@ def _decision_point(game_engine, state) -> tuple:
         view["turn"],
         view.get("chooser"),
         len(draft.get("picks", ())),
+        # A question asked while a turn resolves (6 qui surprend's `prompt`): each answer
+        # opens the next decision point, even one of the same kind asked again.
+        view["version"] if view.get("prompt") else None,
     )
 
 

@@ -319,7 +319,83 @@
     }, step * 1.5 + 100);
   }
 
+  // --- what a form cannot send as it is ----------------------------------------------
+  // A form's fields are strings. A decision field that is a list is named in the form's
+  // data-list-fields (several boxes ticked, one, none -> a list; "1,2" -> [1, 2]), one
+  // that may be null in data-null-fields (nothing chosen -> null). A null set by the
+  // button's own values stays null.
+  function names(text) {
+    return (text || "").split(" ").filter(Boolean);
+  }
+
+  document.addEventListener("htmx:wsConfigSend", function (event) {
+    var sender = event.target;
+    var form = sender && (sender.form || (sender.closest && sender.closest("form")));
+    var parameters = event.detail.parameters;
+    if (!form || !parameters) {
+      return;
+    }
+    names(form.dataset.listFields).forEach(function (name) {
+      var value = parameters[name];
+      if (value === null) {
+        return;
+      }
+      if (value === undefined || value === "") {
+        parameters[name] = [];
+      } else if (typeof value === "string") {
+        parameters[name] = value.split(",");
+      } else {
+        parameters[name] = Array.prototype.slice.call(value);
+      }
+    });
+    names(form.dataset.nullFields).forEach(function (name) {
+      if (parameters[name] === undefined || parameters[name] === "") {
+        parameters[name] = null;
+      }
+    });
+  });
+
+  // --- a budget spent by ticking boxes (6 qui surprend's Négatif = Positif) ----------
+  // In a form[data-budget], the checked input[data-budget-value] sets the budget; each
+  // ticked input[data-cost] spends its cost, and a box that would overspend (or has the
+  // budget's own value) cannot be ticked. [data-budget-left] shows "spent / budget".
+  function spend(form) {
+    var chosen = form.querySelector("input[data-budget-value]:checked");
+    var budget = chosen ? Number(chosen.dataset.budgetValue) : 0;
+    var boxes = form.querySelectorAll("input[data-cost]");
+    var spent = 0;
+    boxes.forEach(function (box) {
+      if (chosen && box.value === chosen.value) {
+        box.checked = false;
+      }
+      if (box.checked) {
+        spent += Number(box.dataset.cost);
+      }
+    });
+    boxes.forEach(function (box) {
+      var own = chosen && box.value === chosen.value;
+      box.disabled = !box.checked && (own || spent + Number(box.dataset.cost) > budget);
+    });
+    form.classList.toggle("over-budget", spent > budget);
+    var left = form.querySelector("[data-budget-left]");
+    if (left) {
+      left.textContent = spent + " / " + budget;
+    }
+  }
+
+  function spendAll() {
+    document.querySelectorAll("form[data-budget]").forEach(spend);
+  }
+
+  document.addEventListener("change", function (event) {
+    var form = event.target.closest && event.target.closest("form[data-budget]");
+    if (form) {
+      spend(form);
+    }
+  });
+
   function afterFrame(event) {
+    spendAll();
     if (!event || event.type === "htmx:wsAfterMessage") {
       animateTurn(!!event); // at page load: no animation, the table as it stands
     }

@@ -20,7 +20,7 @@
   // `data-sync-after` milliseconds while a game is being played asks for its table again
   // with {"type": "sync"} (docs/protocol.md): a lost announcement costs seconds, not a
   // stuck game. The deadline itself is enforced by the server's clock.
-  var PLAYING = ["select", "choose_row", "draft"];
+  var NOT_PLAYING = ["", "open", "over", "finished"];
   var socket = null;
   var heard = Date.now();
 
@@ -38,7 +38,7 @@
   function syncWhenQuiet() {
     var page = document.querySelector(".table-page");
     var live = document.getElementById("live");
-    if (!socket || !page || !live || PLAYING.indexOf(live.dataset.phase) < 0) {
+    if (!socket || !page || !live || NOT_PLAYING.indexOf(live.dataset.phase || "") >= 0) {
       return;
     }
     var quiet = Number(page.dataset.syncAfter) || 20000;
