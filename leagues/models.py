@@ -68,6 +68,9 @@ class Season(models.Model):
         MEAN_HEADS = "mean_heads", _("Mean score per round")
         TOTAL_HEADS = "total_heads", _("Total score")
         PLACEMENT = "placement", _("Placement points")
+        # Fair to occasional players: what a game is worth on average, or only the best.
+        MEAN_PLACEMENT = "mean_placement", _("Placement points per game")
+        BEST_RESULTS = "best_results", _("Placement points of the best results")
         RATING = "rating", _("Rating")
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
@@ -89,6 +92,15 @@ class Season(models.Model):
         max_length=60,
         default="6,5,3,1,0",
         help_text=_("Points for 1st, 2nd, 3rd… place, separated by commas."),
+    )
+    best_results = models.PositiveSmallIntegerField(
+        _("best results counted"),
+        default=10,
+        validators=[MinValueValidator(1)],
+        help_text=_(
+            "For the ranking by best results: how many of each player's games count (the "
+            "ones with the most placement points)."
+        ),
     )
     min_games = models.PositiveSmallIntegerField(_("games before being ranked"), default=3)
     closed = models.BooleanField(_("closed"), default=False)

@@ -34,6 +34,8 @@ SORTS = {
     "wins": True,
     "win_rate": True,
     "points": True,
+    "mean_points": True,
+    "best": True,
     "rating": True,
     "last_played": True,
 }
@@ -50,6 +52,8 @@ def sorts(season: Season) -> dict[str, bool]:
 class StandingRow:
     standing: Standing
     rank: int | None = None
+    # The placement points of the player's best results (Season.best_results games).
+    best: int = 0
 
     @property
     def user(self):
@@ -88,6 +92,10 @@ class StandingRow:
         return self.standing.heads / self.standing.rounds if self.standing.rounds else 0.0
 
     @property
+    def mean_points(self) -> float:
+        return self.standing.points / self.standing.games if self.standing.games else 0.0
+
+    @property
     def win_rate(self) -> float:
         return self.standing.wins / self.standing.games if self.standing.games else 0.0
 
@@ -110,22 +118,73 @@ def ranking_key(season: Season):
         return lambda row: sign * row.heads
     if method == Season.Ranking.PLACEMENT:
         return lambda row: -row.points
+    if method == Season.Ranking.MEAN_PLACEMENT:
+        return lambda row: -row.mean_points
+    if method == Season.Ranking.BEST_RESULTS:
+        return lambda row: -row.best
     if method == Season.Ranking.RATING:
         return lambda row: -row.rating
     return lambda row: sign * row.mean
 
 
+def season_months(season: Season) -> list:
+    """The months in which the season's games were played (first days, oldest first)."""
+    return list(Placing.objects.filter(season=season).dates("finished_at", "month"))
+
+
+def _month_totals(season: Season, month) -> list[Standing]:
+    """The season's standings over the games of one month, added up from their placings
+    (unsaved Standing rows: the rating is the one after the player's last game of it)."""
+    totals: dict[int, Standing] = {}
+    placings = (
+        Placing.objects.filter(
+            season=season, finished_at__year=month.year, finished_at__month=month.month
+        )
+        .select_related("user")
+        .order_by("entry_id")
+    )
+    for placing in placings:
+        standing = totals.get(placing.user_id)
+        if standing is None:
+            standing = totals[placing.user_id] = Standing(season=season, user=placing.user)
+        standing.games += 1
+        standing.rounds += placing.rounds
+        standing.heads += placing.heads
+        standing.wins += placing.won
+        standing.points += placing.points
+        standing.mu, standing.sigma = placing.mu, placing.sigma
+        standing.last_played = placing.finished_at
+        standing.trend = [*standing.trend, [placing.heads, placing.rounds]][-scoring.TREND_LENGTH :]
+    return list(totals.values())
+
+
+def _best_results(season: Season, rows: list[StandingRow], month=None) -> None:
+    """Fill each row's `best`: the placement points of its Season.best_results best games."""
+    placings = Placing.objects.filter(season=season)
+    if month is not None:
+        placings = placings.filter(finished_at__year=month.year, finished_at__month=month.month)
+    points = defaultdict(list)
+    for user_id, value in placings.values_list("user_id", "points"):
+        points[user_id].append(value)
+    for row in rows:
+        row.best = sum(sorted(points[row.standing.user_id], reverse=True)[: season.best_results])
+
+
 def season_standings(
-    *, season: Season, sort: str = "rank", descending: bool | None = None
+    *, season: Season, sort: str = "rank", descending: bool | None = None, month=None
 ) -> list[StandingRow]:
-    """Every player of the season; those with enough games ranked, sharing equal ranks.
+    """Every player of the season (of one month of it: `month`, a date in it); those with
+    enough games ranked, sharing equal ranks.
 
     Players below the season's minimum of games follow the ranked ones, unranked.
     """
-    rows = [
-        StandingRow(standing)
-        for standing in Standing.objects.filter(season=season).select_related("user")
-    ]
+    if month is None:
+        standings = Standing.objects.filter(season=season).select_related("user")
+    else:
+        standings = _month_totals(season, month)
+    rows = [StandingRow(standing) for standing in standings]
+    if season.ranking == Season.Ranking.BEST_RESULTS:
+        _best_results(season, rows, month)
     key = ranking_key(season)
 
     def order(row):

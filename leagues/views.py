@@ -23,6 +23,8 @@ COLUMNS = [
     ("wins", gettext_lazy("Wins")),
     ("win_rate", gettext_lazy("Win rate")),
     ("points", gettext_lazy("Points")),
+    ("mean_points", gettext_lazy("Points per game")),
+    ("best", gettext_lazy("Best results")),
     ("rating", gettext_lazy("Rating")),
     ("last_played", gettext_lazy("Last played")),
 ]
@@ -58,7 +60,20 @@ DECIDING_COLUMN = {
     Season.Ranking.MEAN_HEADS: "mean",
     Season.Ranking.TOTAL_HEADS: "heads",
     Season.Ranking.PLACEMENT: "points",
+    Season.Ranking.MEAN_PLACEMENT: "mean_points",
+    Season.Ranking.BEST_RESULTS: "best",
     Season.Ranking.RATING: "rating",
+}
+# Columns shown only where the season ranks by them (or, placement points, by one of the
+# methods made of them).
+RANKING_COLUMNS = {
+    "points": {
+        Season.Ranking.PLACEMENT,
+        Season.Ranking.MEAN_PLACEMENT,
+        Season.Ranking.BEST_RESULTS,
+    },
+    "mean_points": {Season.Ranking.MEAN_PLACEMENT},
+    "best": {Season.Ranking.BEST_RESULTS},
 }
 MAJOR_COLUMNS = {"rank", "player", "games"}
 
@@ -70,7 +85,13 @@ def minor_columns(season: Season) -> set[str]:
     return {key for key, _label in COLUMNS if key not in major}
 
 
-def _columns(season: Season, sort: str, descending: bool | None) -> list[dict]:
+def _chosen_month(request, months: list):
+    """The month of the season whose sub-ranking is asked for (?month=2026-11), or None."""
+    wanted = request.GET.get("month", "")
+    return next((m for m in months if m.strftime("%Y-%m") == wanted), None)
+
+
+def _columns(season: Season, sort: str, descending: bool | None, month=None) -> list[dict]:
     """Header links: a click sorts by a column, best first; a second click reverses."""
     minor = minor_columns(season)
     natural_order = selectors.sorts(season)
@@ -79,13 +100,15 @@ def _columns(season: Season, sort: str, descending: bool | None) -> list[dict]:
     columns = []
     for key, label in COLUMNS:
         label = labels.get(key, label)
-        if key == "points" and season.ranking != Season.Ranking.PLACEMENT:
+        if key in RANKING_COLUMNS and season.ranking not in RANKING_COLUMNS[key]:
             continue
         natural = natural_order[key]
         current = key == sort
         shown_descending = (natural if descending is None else descending) if current else None
         next_descending = (not shown_descending) if current else natural
         query = {"season": season.pk, "sort": key, "order": "desc" if next_descending else "asc"}
+        if month is not None:
+            query["month"] = month.strftime("%Y-%m")
         columns.append(
             {
                 "key": key,
@@ -120,10 +143,17 @@ def league(request, slug):
         "profiles": reverse("profile", args=["-"]).removesuffix("-/"),
     }
     if visible and season is not None:
+        months = selectors.season_months(season)
+        month = _chosen_month(request, months)
+        rows = selectors.season_standings(
+            season=season, sort=sort, descending=descending, month=month
+        )
         context.update(
             {
-                "rows": selectors.season_standings(season=season, sort=sort, descending=descending),
-                "columns": _columns(season, sort, descending),
+                "rows": rows,
+                "months": months,
+                "month": month,
+                "columns": _columns(season, sort, descending, month),
                 "minor": minor_columns(season),
                 "tournaments": list(season.tournaments.all()),
                 "evenings": list(season.evenings.all()[:10]),
@@ -167,13 +197,16 @@ def standings_csv(request, slug):
             _("wins"),
             _("win rate"),
             _("placement points"),
+            _("placement points per game"),
+            _("best results"),
             _("rating"),
             "mu",
             "sigma",
             _("last played"),
         ]
     )
-    for row in selectors.season_standings(season=season):
+    month = _chosen_month(request, selectors.season_months(season))
+    for row in selectors.season_standings(season=season, month=month):
         writer.writerow(
             [
                 row.rank or "",
@@ -186,6 +219,8 @@ def standings_csv(request, slug):
                 row.wins,
                 f"{row.win_rate:.3f}",
                 row.points,
+                f"{row.mean_points:.3f}",
+                row.best if season.ranking == Season.Ranking.BEST_RESULTS else "",
                 f"{row.rating:.2f}",
                 f"{row.standing.mu:.4f}",
                 f"{row.standing.sigma:.4f}",

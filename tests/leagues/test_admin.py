@@ -337,6 +337,7 @@ def test_changing_placement_points_recomputes_the_standings_at_once(
         "ranking": "placement",
         "placement_points": "10,4,1",
         "min_games": 1,
+        "best_results": 10,
     }
     response = club_admin.post(url, form, follow=True)
     assert b"Standings recomputed from 2 games" in response.content
@@ -363,6 +364,7 @@ def test_a_large_season_is_recomputed_in_the_background_with_progress(
         "ranking": "placement",
         "placement_points": "10,4,1",
         "min_games": 1,
+        "best_results": 10,
     }
     with django_capture_on_commit_callbacks(execute=False) as started:
         response = club_admin.post(url, form, follow=True)

@@ -196,4 +196,4 @@ def test_a_six_tournament_ranks_the_most_points_first(club, alice, bob, client):
         ("alice", -3, 2),
     ]
     html = client.get(cup.get_absolute_url()).content.decode()
-    assert "Most points first" in html and "<th class=\"num\">Points</th>" in html
+    assert "Most points first" in html and '<th class="num">Points</th>' in html

@@ -15,8 +15,9 @@ from leagues.models import League, Placing, Standing
 
 pytestmark = pytest.mark.django_db
 
-# session, user, league, membership, seasons, admin check, standings, tournaments, evenings
-MAX_QUERIES = 9
+# session, user, league, membership, seasons, admin check, months, standings, tournaments,
+# evenings
+MAX_QUERIES = 10
 
 
 def render_standings(client, slug):
