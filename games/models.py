@@ -49,6 +49,9 @@ class Table(models.Model):
         _("time per decision"), choices=TIME_LIMIT_CHOICES, default=0
     )
     is_public = models.BooleanField(_("public"), default=True)
+    # Seats kept for the players it was made for (a club night's seating): not offered in
+    # the lobby, and only they sit (the app that reserved it refuses others, seat_wanted).
+    reserved = models.BooleanField(_("reserved seats"), default=False)
     show_played = models.BooleanField(_("played-cards panel"), default=False)
     invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)

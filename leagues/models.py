@@ -103,6 +103,15 @@ class Season(models.Model):
         ),
     )
     min_games = models.PositiveSmallIntegerField(_("games before being ranked"), default=3)
+    absence_score = models.IntegerField(
+        _("score of an absence"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Heads (points in Six) counted as one game for a player marked absent at a club "
+            "night or given a bye. Empty: absences and byes count nothing."
+        ),
+    )
     closed = models.BooleanField(_("closed"), default=False)
 
     class Meta:
@@ -337,10 +346,20 @@ class ClubEvent(models.Model):
             "By standing, players of similar rank meet. Both avoid repeat opponents where they can."
         ),
     )
+    min_table_size = models.PositiveSmallIntegerField(
+        _("fewest players per table"),
+        default=2,
+        validators=[MinValueValidator(2), MaxValueValidator(10)],
+    )
     table_size = models.PositiveSmallIntegerField(
-        _("players per table"),
+        _("most players per table"),
         default=4,
         validators=[MinValueValidator(2), MaxValueValidator(10)],
+        help_text=_(
+            "The seating makes as few tables as it can with at most this many players, and "
+            "at least the fewest (4 to 5: 9 players sit 5 + 4). In duplicate, every table "
+            "has exactly this many."
+        ),
     )
     threshold = models.PositiveSmallIntegerField(
         _("threshold (heads)"),
@@ -361,6 +380,12 @@ class ClubEvent(models.Model):
     @property
     def league(self):
         return self.season.league
+
+    def clean(self):
+        if self.min_table_size and self.table_size and self.min_table_size > self.table_size:
+            raise ValidationError(
+                {"min_table_size": _("The fewest players cannot be more than the most.")}
+            )
 
     def table_options(self) -> dict:
         if self.game_rounds:
@@ -414,10 +439,13 @@ class Tournament(ClubEvent):
 
 
 class SeatedTable(models.Model):
-    """A table of an event's round, as the seating generated it."""
+    """A table of an event's round, as the seating generated it: its seats are reserved
+    for the players seated there (`reserved_for`, user ids), whom the league admin may
+    swap, replace or remove before the game starts."""
 
     round = models.PositiveSmallIntegerField(_("round"))
     number = models.PositiveSmallIntegerField(_("table number"))
+    reserved_for = models.JSONField(_("seated players"), default=list, blank=True)
 
     class Meta:
         abstract = True
@@ -462,6 +490,34 @@ class TournamentTable(SeatedTable):
 
     def __str__(self):
         return str(self.table)
+
+
+class Absence(models.Model):
+    """A player of a club night who did not play a round: marked absent by the league admin
+    (`bye` False) or left out by the seating (`bye` True). Counted as a game of the
+    season's `absence_score` when the season sets one."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="absences")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="absences"
+    )
+    evening = models.ForeignKey(
+        Evening, null=True, blank=True, on_delete=models.CASCADE, related_name="absences"
+    )
+    tournament = models.ForeignKey(
+        Tournament, null=True, blank=True, on_delete=models.CASCADE, related_name="absences"
+    )
+    round = models.PositiveSmallIntegerField(_("round"))
+    bye = models.BooleanField(_("bye"), default=False)
+    created_at = models.DateTimeField(_("recorded at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("absence")
+        verbose_name_plural = _("absences")
+        ordering = ["pk"]
+
+    def __str__(self):
+        return f"{self.user} — {self.evening or self.tournament}, {self.round}"
 
 
 class StandingsRecompute(models.Model):
