@@ -171,7 +171,7 @@ def frame_version(frame: str) -> int | None:
 CARD_FACE = re.compile(r"<b>(\d+)</b>")
 SENT_CARD = re.compile(r'"card":\s*"?(\d+)')
 DATA_CARD = re.compile(r'data-card="(\d+)"')
-VALUE = re.compile(r'value="(\d+)"')
+VALUE = re.compile(r'(?<![\w-])value="(\d+)"')
 
 
 def numbers_shown(html: str) -> set[int]:
