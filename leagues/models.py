@@ -373,6 +373,18 @@ class ClubEvent(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(20)],
         help_text=_("Leave empty to play each game to the threshold."),
     )
+    # The club room's TV view shows this table's game as a spectator sees it: a number,
+    # not a table, so that it follows the tables of each new round.
+    tv_table = models.PositiveSmallIntegerField(
+        _("table on the TV"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1)],
+        help_text=_(
+            "The number of the table of the current round whose game the TV view shows "
+            "(as a spectator sees it). Empty: none."
+        ),
+    )
 
     class Meta:
         abstract = True
