@@ -14,7 +14,7 @@ from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Count, Q
+from django.db.models import Count, Prefetch, Q
 from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.html import format_html
@@ -73,16 +73,15 @@ class LeagueScopedAdmin(admin.ModelAdmin):
     # League admins may add and change these; read-only models turn this off.
     editable = True
 
-    def _scope(self, request):
-        lookup = f"{self.league_path}__admins" if self.league_path else "admins"
-        return Q(**{lookup: request.user})
-
     def get_queryset(self, request):
         queryset = super().get_queryset(request)
         if request.user.is_superuser:
             return queryset
-        ids = queryset.filter(self._scope(request)).values("pk")
-        return queryset.filter(pk__in=ids)
+        # The leagues they run, as a subquery: a join through League.admins would repeat
+        # rows and make the changelist remove duplicates over the whole table.
+        leagues = League.objects.filter(admins=request.user).values("pk")
+        lookup = f"{self.league_path}__in" if self.league_path else "pk__in"
+        return queryset.filter(**{lookup: leagues})
 
     def _in_scope(self, request, obj) -> bool:
         if request.user.is_superuser:
@@ -91,7 +90,12 @@ class LeagueScopedAdmin(admin.ModelAdmin):
             return False
         if obj is None:
             return True
-        return self.get_queryset(request).filter(pk=obj.pk).exists()
+        # A change page asks for each permission in turn: one query per object and request.
+        checked = request.__dict__.setdefault("_league_scope", {})
+        key = (self.model._meta.label, obj.pk)
+        if key not in checked:
+            checked[key] = self.get_queryset(request).filter(pk=obj.pk).exists()
+        return checked[key]
 
     def has_module_permission(self, request):
         return request.user.is_superuser or administers_a_league(request)
@@ -134,6 +138,32 @@ class LeagueScopedFilter(admin.RelatedFieldListFilter):
         return field.get_choices(include_blank=False, limit_choices_to=scope, ordering=ordering)
 
 
+class PlayerSearch:
+    """A changelist searched by its own `search_fields` or by a player's name.
+
+    The players' rows are found through a subquery (`players_found`): a search through a
+    join on every seat made the changelist remove duplicates row by row, in 0.2 to 0.4 s
+    over a season of 10,000 games.
+    """
+
+    def players_found(self, players) -> Q:
+        raise NotImplementedError
+
+    def get_search_results(self, request, queryset, search_term):
+        results, may_have_duplicates = super().get_search_results(request, queryset, search_term)
+        term = search_term.strip()
+        if term:
+            players = User.objects.filter(
+                Q(username__icontains=term) | Q(display_name__icontains=term)
+            ).values("pk")
+            results = results | queryset.filter(self.players_found(players))
+        return results, may_have_duplicates
+
+
+def tables_of(players):
+    return Seat.objects.filter(user__in=players).values("table_id")
+
+
 class ReadOnlyInline(admin.TabularInline):
     """Rows shown with their parent, never edited there (score sheets, piles, tables)."""
 
@@ -157,32 +187,6 @@ class ReadOnlyInline(admin.TabularInline):
 # --- leagues, seasons, memberships ---------------------------------------------------------
 
 
-class MembershipInline(admin.TabularInline):
-    """A league's members. Players join by the invitation link or by asking (the admins let
-    them in); only site admins add someone by hand, since a member can be made an admin."""
-
-    model = Membership
-    extra = 0
-    fields = ("user", "status", "joined_at")
-
-    def get_readonly_fields(self, request, obj=None):
-        if request.user.is_superuser:
-            return ("joined_at",)
-        return ("user", "joined_at")
-
-    def has_view_permission(self, request, obj=None):
-        return True
-
-    def has_add_permission(self, request, obj=None):
-        return request.user.is_superuser
-
-    def has_change_permission(self, request, obj=None):
-        return True
-
-    def has_delete_permission(self, request, obj=None):
-        return True
-
-
 def picks_league_admins(request) -> bool:
     """Is this the admin's autocomplete for a league's admins, asked by someone who may
     name them? (accounts.admin then lets it list players, the league's members only.)"""
@@ -198,18 +202,36 @@ def picks_league_admins(request) -> bool:
 
 
 def league_admin_candidates(request, users):
-    """The players someone may name league admins: active members of the leagues they run
-    (of any league, for a site admin). The league's form then checks its own members."""
-    members = Membership.objects.filter(status=Membership.Status.ACTIVE)
-    if not request.user.is_superuser:
-        members = members.filter(league__admins=request.user)
+    """The players someone may name league admins: active members of the leagues they run.
+    A site admin may name any player (who then becomes a member: a new league has none).
+    The league's form then checks its own members."""
+    if request.user.is_superuser:
+        return users
+    members = Membership.objects.filter(
+        status=Membership.Status.ACTIVE, league__admins=request.user
+    )
     return users.filter(pk__in=members.values("user_id"))
 
 
+def memberships_url(league, status: str = "") -> str:
+    """The memberships' list of one league (of one status): where its members are managed."""
+    query = f"?league__id__exact={league.pk}"
+    if status:
+        query += f"&status__exact={status}"
+    return reverse("admin:leagues_membership_changelist") + query
+
+
 class LeagueForm(forms.ModelForm):
+    # Set by LeagueAdmin.get_form for a site admin, who may name any player.
+    names_anyone = False
+
     def clean_admins(self):
-        """Only the league's active members can be made its admins (which makes them staff)."""
+        """A league admin makes only the league's active members its admins (which makes
+        them staff); a site admin names anyone, who becomes an active member
+        (services.league_admins_join)."""
         admins = self.cleaned_data["admins"]
+        if self.names_anyone:
+            return admins
         before = {user.pk for user in self.initial.get("admins") or []}
         newcomers = [user for user in admins if user.pk not in before]
         members = set()
@@ -235,21 +257,34 @@ class LeagueForm(forms.ModelForm):
 class LeagueAdmin(LeagueScopedAdmin):
     league_path = ""
     form = LeagueForm
-    list_display = ("name", "slug", "is_public", "member_count", "created_at")
+    list_display = ("name", "slug", "is_public", "member_count", "waiting_count", "created_at")
     list_filter = ("is_public",)
     search_fields = ("name", "slug", "description")
     prepopulated_fields = {"slug": ("name",)}
     # An autocomplete among members (accounts.admin, league_admin_candidates), never a
     # list of every player of the site.
     autocomplete_fields = ("admins",)
-    readonly_fields = ("invite_link",)
-    fields = ("name", "slug", "description", "is_public", "admins", "invite_link")
-    inlines = [MembershipInline]
+    readonly_fields = ("members", "invite_link")
+    fields = ("name", "slug", "description", "is_public", "admins", "members", "invite_link")
+    # Members are managed on the memberships' own list, filtered by the league and paginated
+    # (the `members` links): an inline drew every membership of the league, with a list of
+    # every player of the site in each row.
+    actions = ["new_invite_link"]
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change=change, **kwargs)
+        form.names_anyone = request.user.is_superuser
+        return form
 
     def get_queryset(self, request):
         queryset = super().get_queryset(request)
         return queryset.annotate(
-            active_members=Count("memberships", filter=Q(memberships__status="active"))
+            active_members=Count(
+                "memberships", filter=Q(memberships__status=Membership.Status.ACTIVE)
+            ),
+            waiting_members=Count(
+                "memberships", filter=Q(memberships__status=Membership.Status.PENDING)
+            ),
         )
 
     def has_add_permission(self, request):
@@ -262,11 +297,49 @@ class LeagueAdmin(LeagueScopedAdmin):
     def member_count(self, league):
         return league.active_members
 
+    @admin.display(description=_("waiting to join"), ordering="waiting_members")
+    def waiting_count(self, league):
+        if not league.waiting_members:
+            return 0
+        return format_html(
+            '<a href="{}">{}</a>', memberships_url(league, Membership.Status.PENDING),
+            league.waiting_members,
+        )
+
+    @admin.display(description=_("members"))
+    def members(self, league):
+        if not league.pk:
+            return "—"
+        active = ngettext("%(n)d member", "%(n)d members", league.active_members) % {
+            "n": league.active_members
+        }
+        waiting = ngettext(
+            "%(n)d waiting to join", "%(n)d waiting to join", league.waiting_members
+        ) % {"n": league.waiting_members}
+        return format_html(
+            '<a href="{}">{}</a> · <a href="{}">{}</a>',
+            memberships_url(league),
+            active,
+            memberships_url(league, Membership.Status.PENDING),
+            waiting,
+        )
+
     @admin.display(description=_("invitation link"))
     def invite_link(self, league):
         if not league.pk:
             return "—"
         return format_html("<code>{}</code>", league.get_invite_url())
+
+    @admin.action(description=_("Make a new invitation link (the old one stops working)"))
+    def new_invite_link(self, request, queryset):
+        for league in queryset:
+            services.league_new_invite_code(league=league)
+            self.message_user(
+                request,
+                gettext("%(league)s: new invitation link %(link)s")
+                % {"league": league, "link": league.get_invite_url()},
+                messages.SUCCESS,
+            )
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
@@ -307,7 +380,7 @@ class LeagueAdmin(LeagueScopedAdmin):
 
 # The season's settings that its stored standings are computed with. (The ranking method and
 # the games before being ranked apply when standings are read: changing them needs nothing.)
-STANDINGS_SETTINGS = ("placement_points",)
+STANDINGS_SETTINGS = ("placement_points", "absence_score")
 # Up to this many games, a season's standings are recomputed in the request that changed its
 # settings (a few seconds at most); beyond, by a background `recompute_standings`.
 RECOMPUTE_IN_REQUEST = 2000
@@ -378,16 +451,37 @@ class SeasonAdmin(LeagueScopedAdmin):
                 messages.SUCCESS,
             )
             return
+        self._recompute_in_background(request, season, games)
+
+    def _recompute_in_background(self, request, season, games):
+        running = season.standings_recomputes.filter(finished_at__isnull=True).first()
+        if running is not None:
+            self.message_user(
+                request,
+                format_html(
+                    '{}: <a href="{}">{}</a>',
+                    season,
+                    reverse("admin:leagues_season_change", args=[season.pk]),
+                    gettext("a recompute of its standings is already under way."),
+                ),
+                messages.WARNING,
+            )
+            return
         job = StandingsRecompute.objects.create(season=season, games_total=games)
         # Started once the new settings are committed, so that the process reads them.
         transaction.on_commit(lambda: start_recompute(job))
         self.message_user(
             request,
-            gettext(
-                "The standings of %(n)d games are being recomputed in the background: "
-                "this page shows how far it has got."
-            )
-            % {"n": games},
+            format_html(
+                '{}: <a href="{}">{}</a>',
+                season,
+                reverse("admin:leagues_season_change", args=[season.pk]),
+                gettext(
+                    "the standings of %(n)d games are being recomputed in the background: "
+                    "its page shows how far it has got."
+                )
+                % {"n": games},
+            ),
             messages.INFO,
         )
 
@@ -424,6 +518,10 @@ class SeasonAdmin(LeagueScopedAdmin):
     @admin.action(description=_("Recompute standings and ratings from the score sheets"))
     def recompute_standings(self, request, queryset):
         for season in queryset:
+            games = services.season_games(season=season)
+            if games > RECOMPUTE_IN_REQUEST:
+                self._recompute_in_background(request, season, games)
+                continue
             games = services.season_recompute(season=season)
             self.message_user(
                 request,
@@ -439,10 +537,15 @@ class SeasonAdmin(LeagueScopedAdmin):
 
 @admin.register(Membership)
 class MembershipAdmin(LeagueScopedAdmin):
+    """A league's members, from its page's links: filtered by league and status, paginated."""
+
     list_display = ("user", "league", "status", "joined_at")
     list_filter = ("status", ("league", LeagueScopedFilter))
     search_fields = ("user__username", "user__display_name", "user__email", "league__name")
     list_select_related = ("user", "league")
+    # Those waiting to join first.
+    ordering = ("-status", "-joined_at")
+    autocomplete_fields = ("user", "league")
     actions = ["approve"]
 
     def has_add_permission(self, request):
@@ -483,7 +586,7 @@ class SeatInline(admin.TabularInline):
 
 
 @admin.register(Table)
-class TableAdmin(LeagueScopedAdmin):
+class TableAdmin(PlayerSearch, LeagueScopedAdmin):
     league_path = "season__league"
     list_display = (
         "__str__",
@@ -496,8 +599,9 @@ class TableAdmin(LeagueScopedAdmin):
         "created_at",
     )
     list_filter = ("status", "kind", "is_public", ("season", LeagueScopedFilter))
-    search_fields = ("name", "created_by__username", "seats__user__username")
+    search_fields = ("name",)
     date_hierarchy = "created_at"
+    show_full_result_count = False
     readonly_fields = (
         "kind",
         "created_by",
@@ -524,6 +628,9 @@ class TableAdmin(LeagueScopedAdmin):
     )
     inlines = [SeatInline]
     list_select_related = ("created_by", "season__league")
+
+    def players_found(self, players):
+        return Q(pk__in=tables_of(players))
 
     def get_fields(self, request, obj=None):
         # The deal's seed rebuilds every hand: shown only once no game dealt from it can
@@ -563,7 +670,9 @@ class SeatedTableInline(ReadOnlyInline):
     readonly_fields = fields
 
     def get_queryset(self, request):
-        return super().get_queryset(request).select_related("table")
+        return super().get_queryset(request).select_related("table").prefetch_related(
+            Prefetch("table__seats", queryset=Seat.objects.select_related("user"))
+        )
 
     @admin.display(description=_("table"))
     def table_link(self, slot):
@@ -571,7 +680,7 @@ class SeatedTableInline(ReadOnlyInline):
 
     @admin.display(description=_("players"))
     def players(self, slot):
-        return ", ".join(str(seat) for seat in slot.table.seats.select_related("user"))
+        return ", ".join(str(seat) for seat in slot.table.seats.all())
 
     @admin.display(description=_("status"))
     def status(self, slot):
@@ -593,11 +702,13 @@ class ClubEventAdmin(LeagueScopedAdmin):
     actions = ["generate_seating"]
 
     def formfield_for_manytomany(self, db_field, request, **kwargs):
-        if db_field.name == "players" and not request.user.is_superuser:
-            kwargs["queryset"] = User.objects.filter(
-                memberships__league__admins=request.user,
-                memberships__status=Membership.Status.ACTIVE,
-            ).distinct()
+        # The present players are chosen among members (of the leagues the admin runs):
+        # never a list of every player of the site.
+        if db_field.name == "players":
+            members = Membership.objects.filter(status=Membership.Status.ACTIVE)
+            if not request.user.is_superuser:
+                members = members.filter(league__admins=request.user)
+            kwargs["queryset"] = User.objects.filter(pk__in=members.values("user_id"))
         return super().formfield_for_manytomany(db_field, request, **kwargs)
 
     @admin.display(description=_("present"))
@@ -683,16 +794,23 @@ class PlacingInline(ReadOnlyInline):
     fields = ("user", "seat", "heads", "rounds", "place", "won", "points", "mu", "sigma")
     readonly_fields = fields
 
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("user")
+
 
 @admin.register(LeagueGame)
-class LeagueGameAdmin(LeagueScopedAdmin):
+class LeagueGameAdmin(PlayerSearch, LeagueScopedAdmin):
     league_path = "season__league"
     editable = False
     list_display = ("game", "season", "finished_at")
     list_filter = (("season__league", LeagueScopedFilter), ("season", LeagueScopedFilter))
-    search_fields = ("game__table__name", "placings__user__username")
+    search_fields = ("game__table__name",)
     list_select_related = ("season__league", "game__table")
+    show_full_result_count = False
     inlines = [PlacingInline]
+
+    def players_found(self, players):
+        return Q(pk__in=Placing.objects.filter(user__in=players).values("entry_id"))
 
 
 @admin.register(Standing)
@@ -739,7 +857,7 @@ class TakenCardInline(ReadOnlyInline):
     readonly_fields = fields
 
 
-class GameAdmin(LeagueScopedAdmin):
+class GameAdmin(PlayerSearch, LeagueScopedAdmin):
     """Games with their score sheets and picked-up piles, read-only.
 
     While a game dealt from the same deal can still be played (this one, or another table
@@ -756,8 +874,9 @@ class GameAdmin(LeagueScopedAdmin):
         ("table__season", LeagueScopedFilter),
         ("finished_at", admin.EmptyFieldListFilter),
     )
-    search_fields = ("table__name", "table__seats__user__username")
+    search_fields = ("table__name",)
     list_select_related = ("table__season__league",)
+    show_full_result_count = False
     exclude = ("state",)
     inlines = [RoundScoreInline, TakenCardInline]
     public_fields = ("table", "version", "started_at", "deadline", "finished_at")
@@ -772,6 +891,9 @@ class GameAdmin(LeagueScopedAdmin):
         if obj is None or (deal_in_play(obj.table) and not request.user.is_superuser):
             return []
         return super().get_inlines(request, obj)
+
+    def players_found(self, players):
+        return Q(table__in=tables_of(players))
 
     @admin.display(description=_("season"), ordering="table__season")
     def season(self, game):

@@ -7,10 +7,18 @@ class LeaguesConfig(AppConfig):
     verbose_name = _("Leagues")
 
     def ready(self):
+        from django.db.models.signals import m2m_changed
+
         from games import signals
         from leagues import receivers
+        from leagues.models import League
 
         signals.seat_wanted.connect(receivers.refuse_non_members, dispatch_uid="leagues.seats")
         signals.game_finished.connect(receivers.enter_league_result, dispatch_uid="leagues.results")
         signals.seasons_offered.connect(receivers.open_seasons, dispatch_uid="leagues.seasons")
         signals.seat_standings.connect(receivers.seat_standings, dispatch_uid="leagues.standings")
+        m2m_changed.connect(
+            receivers.admins_are_members,
+            sender=League.admins.through,
+            dispatch_uid="leagues.admins_are_members",
+        )

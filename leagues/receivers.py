@@ -1,6 +1,7 @@
 """What leagues answer when games speak (games/signals.py): a league table seats only
 members, a finished league game enters its season, the lobby offers the open seasons, a table
-shows its players' ratings and season ranks.
+shows its players' ratings and season ranks. And one of its own: a league's admins are its
+members.
 
 Connected in LeaguesConfig.ready: games never imports leagues.
 """
@@ -29,3 +30,13 @@ def open_seasons(sender, *, user, kind, **kwargs):
 
 def seat_standings(sender, *, table, users, **kwargs) -> dict:
     return selectors.seat_standings(table=table, users=users)
+
+
+def admins_are_members(sender, *, instance, action, reverse, pk_set, **kwargs) -> None:
+    """Whoever is made a league's admin, however (admin, shell, fixtures), is its member."""
+    if action != "post_add" or not pk_set:
+        return
+    if reverse:  # user.administered_leagues.add(league…)
+        services.league_admins_join(league_ids=sorted(pk_set), user_ids=[instance.pk])
+    else:  # league.admins.add(user…)
+        services.league_admins_join(league_ids=[instance.pk], user_ids=sorted(pk_set))

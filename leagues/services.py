@@ -77,6 +77,32 @@ def membership_leave(*, league, user) -> None:
     Membership.objects.filter(league=league, user=user).delete()
 
 
+def league_admins_join(*, league_ids, user_ids) -> None:
+    """A league's admins are active members of it from the moment they are named: they play
+    in it and never have to ask to join their own league. (Called whenever admins are added,
+    from the admin or anywhere else: leagues.receivers.)"""
+    with transaction.atomic():
+        for league_id in league_ids:
+            for user_id in user_ids:
+                membership, created = Membership.objects.select_for_update().get_or_create(
+                    league_id=league_id,
+                    user_id=user_id,
+                    defaults={"status": Membership.Status.ACTIVE},
+                )
+                if not created and membership.status != Membership.Status.ACTIVE:
+                    membership.status = Membership.Status.ACTIVE
+                    membership.save(update_fields=["status"])
+
+
+def league_new_invite_code(*, league) -> str:
+    """A new invitation link for the league: the old one stops working at once."""
+    from leagues.models import new_invite_code
+
+    league.invite_code = new_invite_code()
+    league.save(update_fields=["invite_code"])
+    return league.invite_code
+
+
 def season_close(*, season) -> Season:
     """No new league tables in a closed season; its standings stay as they are."""
     with transaction.atomic():
