@@ -149,7 +149,7 @@ def player_games(user, viewer=None, limit=30):
 
 def lobby_tables(user) -> dict:
     open_tables = (
-        Table.objects.filter(status=Table.Status.OPEN, is_public=True)
+        Table.objects.filter(status=Table.Status.OPEN, is_public=True, reserved=False)
         .select_related("created_by")
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
         .order_by("-created_at")[:50]

@@ -97,6 +97,7 @@ def table_create(
     season=None,
     deal_seed: int | None = None,
     creator_sits: bool = True,
+    reserved: bool = False,
 ) -> Table:
     game_engine = engine.get(kind)
     try:
@@ -115,6 +116,7 @@ def table_create(
             show_played=show_played,
             season=season,
             deal_seed=deal_seed,
+            reserved=reserved,
         )
         if creator_sits:
             _check_can_sit(table, user)
@@ -206,6 +208,31 @@ def seat_remove(*, table_id: int, user, position: int | None = None) -> None:
             raise ServiceError("not_seated", _("You have no seat at this table."))
         seat.delete()
         _announce_on_commit(table, lobby=True)
+
+
+def seat_assign(*, table_id: int, position: int, user=None, bot: str = "") -> Seat | None:
+    """Before the game: give a seat to a player or a bot, in place of whoever held it, or
+    free it (neither given). For the app that reserved the table (a club night's seating),
+    which decides who may do it; the player must still be allowed to sit (seat_wanted)."""
+    from games import kinds
+
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        _require_open(table)
+        if not 0 <= position < table.seats_count:
+            raise ServiceError("bad_seat", _("This table has no such seat."))
+        if bot and bot not in kinds.get(table.kind).bots:
+            raise ServiceError("bad_bot", _("Unknown bot."))
+        if user is not None:
+            if table.seats.filter(user=user).exclude(position=position).exists():
+                raise ServiceError("already_seated", _("This player already sits at this table."))
+            _check_can_sit(table, user)
+        table.seats.filter(position=position).delete()
+        seat = None
+        if user is not None or bot:
+            seat = Seat.objects.create(table=table, position=position, user=user, bot=bot)
+        _announce_on_commit(table, lobby=True)
+    return seat
 
 
 def seat_return(*, table_id: int, user) -> None:

@@ -137,6 +137,17 @@ def enter(
     return lines
 
 
+def enter_absence(tally: Tally, score: int, *, when: datetime) -> None:
+    """An absence or a bye that the season counts: one game of one round with `score`
+    (heads, or points), no win, no placement points, the rating unchanged."""
+    tally.games += 1
+    tally.rounds += 1
+    tally.heads += score
+    if tally.last_played is None or when > tally.last_played:
+        tally.last_played = when
+    tally.trend = [*tally.trend, [score, 1]][-TREND_LENGTH:]
+
+
 def enter_overall(
     outcome: Outcome, *, ratings: dict[int, tuple[float, float]]
 ) -> dict[int, tuple[float, float]]:

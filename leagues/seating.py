@@ -33,11 +33,13 @@ def meetings(tables) -> Counter:
     return met
 
 
-def table_sizes(count: int, size: int, *, equal: bool = False) -> list[int]:
-    """Split `count` players into tables of about `size`, as evenly as possible.
+def table_sizes(count: int, size: int, *, smallest: int = 2, equal: bool = False) -> list[int]:
+    """Split `count` players into as few tables of at most `size` as can be, as evenly as
+    possible (9 players, 4 to 5 a table: 5 + 4).
 
-    `equal` (duplicate tournaments) wants every table the same size, so that every
-    table can be dealt the same cards.
+    A table never has fewer than `smallest` players: where `size` cannot be kept with that,
+    fewer and bigger tables are made. `equal` (duplicate tournaments) wants every table
+    exactly `size`, so that every table can be dealt the same cards.
     """
     if count < 2:
         raise SeatingError("at least two players are needed")
@@ -46,8 +48,9 @@ def table_sizes(count: int, size: int, *, equal: bool = False) -> list[int]:
         if count % size:
             raise SeatingError(f"{count} players cannot sit at tables of {size}")
         return [size] * (count // size)
+    smallest = max(2, min(smallest, size))
     tables = math.ceil(count / size)
-    while tables > 1 and count // tables < 2:
+    while tables > 1 and count // tables < smallest:
         tables -= 1
     base, extra = divmod(count, tables)
     if base + (extra > 0) > MAX_TABLE:

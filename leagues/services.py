@@ -10,11 +10,14 @@ from collections import defaultdict
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from games import kinds
 from leagues import scoring, seating
 from leagues.models import (
+    Absence,
+    EveningTable,
     LeagueGame,
     Membership,
     Placing,
@@ -41,7 +44,12 @@ class LeagueError(Exception):
 
 
 def check_can_sit(*, table, user) -> None:
-    """A league table seats only active members of its league, while its season is open."""
+    """A league table seats only active members of its league, while its season is open;
+    a table seated for a club night, only the players seated there."""
+    if table.reserved and user.pk not in _seated_slot(table).reserved_for:
+        raise LeagueError(
+            "reserved", _("This table's seats are kept for the players seated there.")
+        )
     if table.season_id is None:
         return
     season = table.season
@@ -51,6 +59,16 @@ def check_can_sit(*, table, user) -> None:
         league_id=season.league_id, user=user, status=Membership.Status.ACTIVE
     ).exists():
         raise LeagueError("not_member", _("Only members of this league can sit at this table."))
+
+
+def _seated_slot(table):
+    """The evening's or tournament's slot of a table its seating made."""
+    for name in ("evening_slot", "tournament_slot"):
+        # A missing reverse one-to-one raises an AttributeError: getattr's default.
+        slot = getattr(table, name, None)
+        if slot is not None:
+            return slot
+    return EveningTable(reserved_for=[])  # reserved by no seating: nobody sits
 
 
 def membership_request(*, league, user, invite_code: str = "") -> Membership:
@@ -371,6 +389,11 @@ def season_recompute(*, season, progress=None) -> int:
                         stale.append(p)
                 other = next(theirs, None)
 
+        if season.absence_score is not None:
+            for absence in season.absences.order_by("pk"):
+                tally = tallies.setdefault(absence.user_id, scoring.Tally())
+                scoring.enter_absence(tally, season.absence_score, when=absence.created_at)
+
         Placing.objects.filter(season=season).delete()
         Placing.objects.bulk_create(placings, batch_size=BATCH)
         Placing.objects.bulk_update(stale, ["overall_mu", "overall_sigma"], batch_size=BATCH)
@@ -401,10 +424,12 @@ def season_recompute(*, season, progress=None) -> int:
 def seating_generate(*, event, seed: int | None = None) -> list:
     """Seat the present players of an evening or tournament for its next round.
 
-    Creates the tables, ready to play: the season's league tables with every player in
-    their seat (the first one seated may start the game). In a duplicate tournament every
-    table of the round gets the same `deal_seed`, so every table plays the same deals.
-    Returns the new tables.
+    Creates the tables, ready to play: the season's league tables of the season's game,
+    their seats reserved for the players seated there (not offered in the lobby), every
+    player in their seat (the first one seated may start the game; the league admin may
+    start every table at once, `night_start`). In a duplicate tournament every table of the
+    round gets the same `deal_seed`, so every table plays the same deals, and the players
+    that do not fill a whole table get a bye. Returns the new tables.
     """
     from games import services as game_services
     from games.models import Table
@@ -444,56 +469,227 @@ def seating_generate(*, event, seed: int | None = None) -> list:
                 _("Not members of the league: %(names)s.") % {"names": ", ".join(outsiders)},
             )
         duplicate = is_tournament and event.duplicate
-        try:
-            sizes = seating.table_sizes(len(players), event.table_size, equal=duplicate)
-        except seating.SeatingError:
-            if len(players) < 2:
-                message = _("At least two present players are needed.")
-            else:
-                message = _(
-                    "In duplicate, every table has %(size)s players: %(count)s present "
-                    "players cannot be seated so."
-                ) % {"size": event.table_size, "count": len(players)}
-            raise LeagueError("bad_count", message) from None
-        met = seating.meetings(
-            [seat.user_id for seat in slot.table.seats.all() if seat.user_id] for slot in slots
-        )
+        if len(players) < 2:
+            raise LeagueError("bad_count", _("At least two present players are needed."))
         ranks = None
         if event.seating == SeatingMethod.STANDING:
             ranks = _ranks(event, list(players), rng, is_tournament and last_round > 0)
-        groups = seating.plan(sorted(players), sizes, met=met, ranks=ranks, rng=rng)
+        seated = sorted(players)
+        byes = []
+        if duplicate and len(players) % event.table_size:
+            # Every table of a duplicate round is the same size: the last in the ranking
+            # (by standing), or players drawn at random, sit this round out.
+            order = (
+                sorted(seated, key=lambda pk: ranks[pk])
+                if ranks
+                else rng.sample(seated, len(seated))
+            )
+            cut = len(players) - len(players) % event.table_size
+            seated, byes = sorted(order[:cut]), order[cut:]
+            if not seated:
+                raise LeagueError(
+                    "bad_count",
+                    _(
+                        "In duplicate, every table has %(size)s players: %(count)s present "
+                        "players cannot be seated so."
+                    )
+                    % {"size": event.table_size, "count": len(players)},
+                )
+        sizes = seating.table_sizes(
+            len(seated), event.table_size, smallest=event.min_table_size, equal=duplicate
+        )
+        met = seating.meetings(
+            [seat.user_id for seat in slot.table.seats.all() if seat.user_id] for slot in slots
+        )
+        groups = seating.plan(seated, sizes, met=met, ranks=ranks, rng=rng)
         deal_seed = rng.randrange(1, 2**62) if duplicate else None
         round_number = last_round + 1
+        game = season.game
         tables: list[Table] = []
         for number, group in enumerate(groups, start=1):
             try:
                 table = game_services.table_create(
                     user=players[group[0]],
-                    kind=season.kind,
+                    kind=game.name,
                     seats_count=len(group),
-                    options=season.game.event_options(event) if season.game.event_options else {},
+                    options=game.event_options(event) if game.event_options else {},
                     name=_table_name(event, round_number, number),
                     season=season,
                     deal_seed=deal_seed,
                     creator_sits=False,
+                    reserved=True,
+                )
+                event.seated_tables.create(
+                    round=round_number, number=number, table=table, reserved_for=list(group)
                 )
                 for user_id in group:
                     game_services.seat_join(table_id=table.pk, user=players[user_id])
             except game_services.ServiceError as error:
                 raise LeagueError(error.code, error.message) from None
-            event.seated_tables.create(round=round_number, number=number, table=table)
             tables.append(table)
+        for user_id in byes:
+            _absent(event, round_number, players[user_id], bye=True)
     return tables
 
 
 def _table_name(event, round_number: int, number: int) -> str:
-    label = event.name if isinstance(event, Tournament) else _("Evening")
+    """ "5 Dec, round 1, table 2" ("Cup, 5 Dec, round 1, table 2" for a tournament)."""
+    label = date_format(event.date, "j M")
+    if isinstance(event, Tournament):
+        label = f"{event.name}, {label}"
     name = _("%(event)s, round %(round)s, table %(table)s") % {
         "event": label,
         "round": round_number,
         "table": number,
     }
     return name[:60]
+
+
+# --- the night: the league admin's changes to a seated round ------------------------------------
+
+
+def _open_slot(event, slot_id: int):
+    """The event's slot `slot_id`, locked, while its game has not started."""
+    from games.models import Table
+
+    slot = (
+        event.seated_tables.select_for_update().select_related("table").filter(pk=slot_id).first()
+    )
+    if slot is None:
+        raise LeagueError("no_table", _("This table is not one of this event's."))
+    if slot.table.status != Table.Status.OPEN:
+        raise LeagueError("started", _("This table's game has started: its seats stay."))
+    return slot
+
+
+def _position(slot, user_id: int) -> int:
+    seat = slot.table.seats.filter(user_id=user_id).first()
+    if seat is None:
+        raise LeagueError("not_seated", _("This player has no seat at this table."))
+    return seat.position
+
+
+def _round_players(event, round_number: int) -> set[int]:
+    players = set()
+    for slot in event.seated_tables.filter(round=round_number):
+        players.update(slot.reserved_for)
+    return players
+
+
+def _reserve(slot, remove: int | None = None, add: int | None = None) -> None:
+    players = [pk for pk in slot.reserved_for if pk != remove]
+    if add is not None:
+        players.append(add)
+    slot.reserved_for = players
+    slot.save(update_fields=["reserved_for"])
+
+
+def _assign(slot, position: int, user=None, bot: str = "") -> None:
+    from games import services as game_services
+
+    try:
+        game_services.seat_assign(table_id=slot.table_id, position=position, user=user, bot=bot)
+    except game_services.ServiceError as error:
+        raise LeagueError(error.code, error.message) from None
+
+
+def night_swap(*, event, first: tuple[int, int], second: tuple[int, int]) -> None:
+    """Swap two players of a round's tables, before either game starts: `first` and
+    `second` are (slot id, user id)."""
+    from accounts.models import User
+
+    with transaction.atomic():
+        slot_a, slot_b = (_open_slot(event, slot_id) for slot_id, _user in (first, second))
+        if slot_a.pk == slot_b.pk:
+            raise LeagueError("same_table", _("These two players already sit at the same table."))
+        if slot_a.round != slot_b.round:
+            raise LeagueError("other_round", _("Only players of the same round can swap."))
+        user_a, user_b = first[1], second[1]
+        position_a, position_b = _position(slot_a, user_a), _position(slot_b, user_b)
+        _reserve(slot_a, remove=user_a, add=user_b)
+        _reserve(slot_b, remove=user_b, add=user_a)
+        _assign(slot_a, position_a)
+        _assign(slot_b, position_b)
+        _assign(slot_a, position_a, user=User.objects.get(pk=user_b))
+        _assign(slot_b, position_b, user=User.objects.get(pk=user_a))
+
+
+def night_replace(*, event, slot_id: int, user_id: int, by_user=None, by_bot: str = "") -> None:
+    """Give a player's seat, before the game starts, to another member (not seated in the
+    round yet) or to a bot of the season's game. The player leaves the round's seating."""
+    with transaction.atomic():
+        slot = _open_slot(event, slot_id)
+        position = _position(slot, user_id)
+        if by_user is not None:
+            if by_user.pk in _round_players(event, slot.round):
+                raise LeagueError(
+                    "already_seated", _("This player already has a seat in this round.")
+                )
+            _reserve(slot, remove=user_id, add=by_user.pk)
+            _assign(slot, position)
+            _assign(slot, position, user=by_user)
+        elif by_bot:
+            _reserve(slot, remove=user_id)
+            _assign(slot, position, bot=by_bot)
+        else:
+            raise LeagueError("no_one", _("Choose a member or a bot to take the seat."))
+
+
+def night_remove(*, event, slot_id: int, user_id: int, absent: bool = True) -> None:
+    """Take a player out of a round's table before its game starts (the others play
+    without them); `absent` records an absence, which the season may count."""
+    from accounts.models import User
+
+    with transaction.atomic():
+        slot = _open_slot(event, slot_id)
+        position = _position(slot, user_id)
+        if slot.table.seats.count() <= 2:
+            raise LeagueError("too_few", _("A table needs at least two players."))
+        _reserve(slot, remove=user_id)
+        _assign(slot, position)
+        if absent:
+            _absent(event, slot.round, User.objects.get(pk=user_id), bye=False)
+
+
+def night_start(*, event, slot_ids: list[int]) -> list:
+    """Start the games of these tables of the event (those not started yet); returns the
+    tables started. The seating made the first seated player each table's creator: the
+    league admin starts it on their behalf."""
+    from games import services as game_services
+    from games.models import Table
+
+    started = []
+    for slot in event.seated_tables.filter(pk__in=slot_ids).select_related("table"):
+        if slot.table.status != Table.Status.OPEN:
+            continue
+        try:
+            game_services.table_start(table_id=slot.table_id, user=slot.table.created_by)
+        except game_services.ServiceError as error:
+            raise LeagueError(error.code, f"{slot.table}: {error.message}") from None
+        started.append(slot.table)
+    return started
+
+
+def _absent(event, round_number: int, user, *, bye: bool) -> Absence:
+    """Record an absence (or a bye); a season with an `absence_score` counts it as a game."""
+    is_tournament = isinstance(event, Tournament)
+    season = Season.objects.select_for_update().get(pk=event.season_id)
+    absence = Absence.objects.create(
+        season=season,
+        user=user,
+        evening=None if is_tournament else event,
+        tournament=event if is_tournament else None,
+        round=round_number,
+        bye=bye,
+    )
+    if season.absence_score is not None:
+        standing, _created = Standing.objects.select_for_update().get_or_create(
+            season=season, user=user
+        )
+        tally = _tally(standing)
+        scoring.enter_absence(tally, season.absence_score, when=timezone.now())
+        _set_tally(standing, tally).save()
+    return absence
 
 
 def _ranks(event, players: list[int], rng, by_tournament: bool) -> dict[int, int]:

@@ -58,6 +58,10 @@ def test_tables_are_split_as_evenly_as_possible():
     assert table_sizes(5, 4) == [3, 2]
     assert table_sizes(3, 2) == [3]
     assert table_sizes(12, 5, equal=False) == [4, 4, 4]
+    # A range: as few tables of at most 5 as can be, none under 4.
+    assert table_sizes(9, 5, smallest=4) == [5, 4]
+    assert table_sizes(9, 4, smallest=3) == [3, 3, 3]
+    assert table_sizes(11, 5, smallest=4) == [6, 5]  # the fewest kept before the most
 
 
 def test_a_seating_creates_league_tables_ready_to_play(season, members):
@@ -131,8 +135,19 @@ def test_duplicate_tables_of_a_round_are_dealt_the_same_cards(season, members):
     assert all(s.rows == states[0].rows for s in states)
 
 
-def test_duplicate_needs_full_tables(season, members):
-    event = tournament(season, members(7), duplicate=True)
+def test_duplicate_gives_a_bye_to_whom_a_full_table_cannot_take(season, members):
+    from leagues.models import Absence
+
+    players = members(7)
+    event = tournament(season, players, duplicate=True)
+    (table,) = league_services.seating_generate(event=event, seed=2)
+    byes = set(Absence.objects.filter(tournament=event, bye=True).values_list("user", flat=True))
+    assert len(seated(table)) == 4 and len(byes) == 3
+    assert byes | set(seated(table)) == {p.pk for p in players}
+
+
+def test_duplicate_needs_one_full_table(season, members):
+    event = tournament(season, members(3), duplicate=True)
     with pytest.raises(league_services.LeagueError) as refused:
         league_services.seating_generate(event=event)
     assert refused.value.code == "bad_count"
