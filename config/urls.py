@@ -1,8 +1,14 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
 
 from accounts import views as account_views
 from config import views
+
+# The admin's header and titles name the site, in the admin's language.
+admin.site.site_header = _("sixclub administration")
+admin.site.site_title = _("sixclub admin")
+admin.site.index_title = _("Leagues, tables and players")
 
 urlpatterns = [
     path("", views.home, name="home"),

@@ -40,9 +40,12 @@ class Table(models.Model):
     kind = models.CharField(_("game"), max_length=16, default="nimmt")
     name = models.CharField(_("name"), max_length=60, blank=True)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_tables"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="created_tables",
+        verbose_name=_("created by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     seats_count = models.PositiveSmallIntegerField(_("players"))
     options = models.JSONField(_("options"), default=dict)
     time_limit = models.PositiveSmallIntegerField(
@@ -53,8 +56,12 @@ class Table(models.Model):
     # the lobby, and only they sit (the app that reserved it refuses others, seat_wanted).
     reserved = models.BooleanField(_("reserved seats"), default=False)
     show_played = models.BooleanField(_("played-cards panel"), default=False)
-    invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    invite_code = models.CharField(
+        _("invitation code"), max_length=32, unique=True, default=new_invite_code
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
+    )
     # A league game: only members sit, and its result enters the season when it ends.
     season = models.ForeignKey(
         "leagues.Season",
@@ -65,7 +72,7 @@ class Table(models.Model):
         verbose_name=_("season"),
     )
     # Set for duplicate tournaments: every table of a round is dealt from the same seed.
-    deal_seed = models.BigIntegerField(null=True, blank=True)
+    deal_seed = models.BigIntegerField(_("deal seed"), null=True, blank=True)
     # The new table a player of this finished one opened to play again (services.table_rematch):
     # its other players are offered to join it.
     rematch = models.OneToOneField(
@@ -90,24 +97,29 @@ class Table(models.Model):
 
 
 class Seat(models.Model):
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
-    position = models.PositiveSmallIntegerField()
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table")
+    )
+    position = models.PositiveSmallIntegerField(_("position"))
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
         on_delete=models.PROTECT,
         related_name="seats",
+        verbose_name=_("player"),
     )
     # A bot of the table's game (games.kinds: each game registers its bots' names).
-    bot = models.CharField(max_length=16, blank=True)
+    bot = models.CharField(_("bot"), max_length=16, blank=True)
     # A player who left is played by the RULES §1.8 fallback until they come back.
-    away = models.BooleanField(default=False)
+    away = models.BooleanField(_("away"), default=False)
     # Decisions the time limit took for this player in a row since their own last one
     # (services.game_timeout): at AWAY_AFTER_TIMEOUTS the seat is marked away.
-    timeouts = models.PositiveSmallIntegerField(default=0)
+    timeouts = models.PositiveSmallIntegerField(_("timeouts in a row"), default=0)
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["position"]
         constraints = [
             models.UniqueConstraint(fields=["table", "position"], name="one_seat_per_position"),
@@ -142,19 +154,21 @@ GAME_PLAY_FIELDS = ["state", "version", "point_version", "deadline", "finished_a
 
 
 class Game(models.Model):
-    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="game")
-    seed = models.BigIntegerField()
+    table = models.OneToOneField(
+        Table, on_delete=models.CASCADE, related_name="game", verbose_name=_("table")
+    )
+    seed = models.BigIntegerField(_("seed"))
     # The engine snapshot after `version` accepted decisions (games.engine dump()).
-    state = models.JSONField()
-    version = models.PositiveIntegerField(default=0)
+    state = models.JSONField(_("state"))
+    version = models.PositiveIntegerField(_("version"), default=0)
     # The version at which the current decision point (turn, row choice, pick) opened: a
     # decision made on a screen older than that is refused as stale.
-    point_version = models.PositiveIntegerField(default=0)
-    started_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    point_version = models.PositiveIntegerField(_("decision point version"), default=0)
+    started_at = models.DateTimeField(_("started at"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     # Time is data: the clock claims expired deadlines (RULES §1.8), whatever restarted.
-    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
-    result = models.JSONField(null=True, blank=True)
+    deadline = models.DateTimeField(_("deadline"), null=True, blank=True, db_index=True)
+    result = models.JSONField(_("result"), null=True, blank=True)
     # Bumped whenever a seat of this game is saved or deleted (games.signals): a process
     # may reuse the seats it read for an earlier decision while it has not moved.
     seats_version = models.PositiveIntegerField(default=0, editable=False)
@@ -205,14 +219,18 @@ class Decision(models.Model):
 class TakenCard(models.Model):
     """A card in a penalty pile: who took it, in which round and turn (the picked-up piles)."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="taken_cards")
-    round = models.PositiveSmallIntegerField()
-    turn = models.PositiveSmallIntegerField()
-    seat = models.PositiveSmallIntegerField()
-    card = models.PositiveSmallIntegerField()
-    heads = models.PositiveSmallIntegerField()
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="taken_cards", verbose_name=_("game")
+    )
+    round = models.PositiveSmallIntegerField(_("round"))
+    turn = models.PositiveSmallIntegerField(_("turn"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    card = models.PositiveSmallIntegerField(_("card"))
+    heads = models.PositiveSmallIntegerField(_("heads"))
 
     class Meta:
+        verbose_name = _("picked-up card")
+        verbose_name_plural = _("picked-up cards")
         ordering = ["round", "turn", "seat", "card"]
         indexes = [models.Index(fields=["game", "seat"])]
 
@@ -223,12 +241,16 @@ class TakenCard(models.Model):
 class RoundScore(models.Model):
     """One line of the score sheet: the heads a seat took in a round."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="round_scores")
-    round = models.PositiveSmallIntegerField()
-    seat = models.PositiveSmallIntegerField()
-    heads = models.PositiveSmallIntegerField()
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="round_scores", verbose_name=_("game")
+    )
+    round = models.PositiveSmallIntegerField(_("round"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    heads = models.PositiveSmallIntegerField(_("score"))
 
     class Meta:
+        verbose_name = _("score sheet line")
+        verbose_name_plural = _("score sheet lines")
         ordering = ["round", "seat"]
         constraints = [
             models.UniqueConstraint(fields=["game", "round", "seat"], name="one_score_per_round")

@@ -31,8 +31,10 @@ class League(models.Model):
         related_name="administered_leagues",
         verbose_name=_("admins"),
     )
-    invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
-    created_at = models.DateTimeField(auto_now_add=True)
+    invite_code = models.CharField(
+        _("invitation code"), max_length=32, unique=True, default=new_invite_code
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("league")
@@ -73,7 +75,9 @@ class Season(models.Model):
         BEST_RESULTS = "best_results", _("Placement points of the best results")
         RATING = "rating", _("Rating")
 
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
+    league = models.ForeignKey(
+        League, on_delete=models.CASCADE, related_name="seasons", verbose_name=_("league")
+    )
     name = models.CharField(_("name"), max_length=80)
     kind = models.CharField(
         _("game"),
@@ -175,12 +179,19 @@ class Membership(models.Model):
         PENDING = "pending", _("Waiting for approval")
         ACTIVE = "active", _("Member")
 
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="memberships")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    league = models.ForeignKey(
+        League, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("league")
     )
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
-    joined_at = models.DateTimeField(auto_now_add=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="memberships",
+        verbose_name=_("player"),
+    )
+    status = models.CharField(
+        _("status"), max_length=8, choices=Status.choices, default=Status.PENDING
+    )
+    joined_at = models.DateTimeField(_("joined at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("membership")
@@ -204,9 +215,16 @@ class LeagueGame(models.Model):
     depend on the order of games, come out exactly as they were accumulated.
     """
 
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="league_games")
-    game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="league_entry")
-    finished_at = models.DateTimeField()
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="league_games", verbose_name=_("season")
+    )
+    game = models.OneToOneField(
+        "games.Game",
+        on_delete=models.CASCADE,
+        related_name="league_entry",
+        verbose_name=_("game"),
+    )
+    finished_at = models.DateTimeField(_("finished at"))
 
     class Meta:
         verbose_name = _("league game")
@@ -220,13 +238,20 @@ class LeagueGame(models.Model):
 class Placing(models.Model):
     """A member's line in a league game: heads, finishing place, and ratings after it."""
 
-    entry = models.ForeignKey(LeagueGame, on_delete=models.CASCADE, related_name="placings")
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="placings")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="placings"
+    entry = models.ForeignKey(
+        LeagueGame, on_delete=models.CASCADE, related_name="placings", verbose_name=_("league game")
     )
-    finished_at = models.DateTimeField()
-    seat = models.PositiveSmallIntegerField()
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="placings", verbose_name=_("season")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="placings",
+        verbose_name=_("player"),
+    )
+    finished_at = models.DateTimeField(_("finished at"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
     # The game's score: heads, or points for a game whose points can be negative (Six).
     heads = models.IntegerField(_("score"))
     rounds = models.PositiveSmallIntegerField(_("rounds"))
@@ -235,10 +260,10 @@ class Placing(models.Model):
     won = models.BooleanField(_("won"))
     points = models.PositiveSmallIntegerField(_("placement points"))
     # The ratings after this game: in the season, and over all of the player's games.
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    overall_mu = models.FloatField()
-    overall_sigma = models.FloatField()
+    mu = models.FloatField(_("μ (season)"))
+    sigma = models.FloatField(_("σ (season)"))
+    overall_mu = models.FloatField(_("μ (overall)"))
+    overall_sigma = models.FloatField(_("σ (overall)"))
 
     class Meta:
         verbose_name = _("placing")
@@ -260,20 +285,25 @@ class Standing(models.Model):
     game of the season on each request.
     """
 
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="standings")
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="standings", verbose_name=_("season")
+    )
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="standings"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="standings",
+        verbose_name=_("player"),
     )
     games = models.PositiveIntegerField(_("games"), default=0)
     rounds = models.PositiveIntegerField(_("rounds"), default=0)
     heads = models.IntegerField(_("score"), default=0)
     wins = models.PositiveIntegerField(_("wins"), default=0)
     points = models.PositiveIntegerField(_("placement points"), default=0)
-    mu = models.FloatField(default=START_MU)
-    sigma = models.FloatField(default=START_SIGMA)
+    mu = models.FloatField("μ", default=START_MU)
+    sigma = models.FloatField("σ", default=START_SIGMA)
     last_played = models.DateTimeField(_("last played"), null=True, blank=True)
     # The latest games, oldest first, as [score, rounds] pairs: the trend chart.
-    trend = models.JSONField(default=list, blank=True)
+    trend = models.JSONField(_("trend"), default=list, blank=True)
 
     class Meta:
         verbose_name = _("standing")
@@ -295,12 +325,15 @@ class PlayerRating(models.Model):
     and season."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_ratings"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="league_ratings",
+        verbose_name=_("player"),
     )
     kind = models.CharField(_("game"), max_length=20, choices=game_kinds, default="nimmt")
-    mu = models.FloatField(default=START_MU)
-    sigma = models.FloatField(default=START_SIGMA)
-    games = models.PositiveIntegerField(default=0)
+    mu = models.FloatField("μ", default=START_MU)
+    sigma = models.FloatField("σ", default=START_SIGMA)
+    games = models.PositiveIntegerField(_("games"), default=0)
 
     class Meta:
         verbose_name = _("overall rating")
@@ -465,9 +498,17 @@ class SeatedTable(models.Model):
 
 
 class EveningTable(SeatedTable):
-    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="seated_tables")
+    evening = models.ForeignKey(
+        Evening,
+        on_delete=models.CASCADE,
+        related_name="seated_tables",
+        verbose_name=_("club evening"),
+    )
     table = models.OneToOneField(
-        "games.Table", on_delete=models.CASCADE, related_name="evening_slot"
+        "games.Table",
+        on_delete=models.CASCADE,
+        related_name="evening_slot",
+        verbose_name=_("table"),
     )
 
     class Meta(SeatedTable.Meta):
@@ -485,10 +526,16 @@ class EveningTable(SeatedTable):
 
 class TournamentTable(SeatedTable):
     tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="seated_tables"
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="seated_tables",
+        verbose_name=_("tournament"),
     )
     table = models.OneToOneField(
-        "games.Table", on_delete=models.CASCADE, related_name="tournament_slot"
+        "games.Table",
+        on_delete=models.CASCADE,
+        related_name="tournament_slot",
+        verbose_name=_("table"),
     )
 
     class Meta(SeatedTable.Meta):
@@ -541,7 +588,10 @@ class StandingsRecompute(models.Model):
     """
 
     season = models.ForeignKey(
-        Season, on_delete=models.CASCADE, related_name="standings_recomputes"
+        Season,
+        on_delete=models.CASCADE,
+        related_name="standings_recomputes",
+        verbose_name=_("season"),
     )
     requested_at = models.DateTimeField(_("requested at"), auto_now_add=True)
     started_at = models.DateTimeField(_("started at"), null=True, blank=True)

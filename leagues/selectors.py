@@ -252,6 +252,23 @@ def membership_status(league: League, user) -> str | None:
     )
 
 
+def league_waiting(league: League) -> list[Membership]:
+    """Who asked to join the league and waits for its admins, first asked first."""
+    return list(
+        league.memberships.filter(status=Membership.Status.PENDING)
+        .select_related("user")
+        .order_by("joined_at", "pk")
+    )
+
+
+def waiting_to_join(user):
+    """The requests to join the leagues this user runs (every league's, for a site admin)."""
+    waiting = Membership.objects.filter(status=Membership.Status.PENDING)
+    if not user.is_superuser:
+        waiting = waiting.filter(league__in=League.objects.filter(admins=user).values("pk"))
+    return waiting
+
+
 def current_season(seasons: list[Season]) -> Season | None:
     """The season shown by default: the latest open one, else the latest."""
     return next((s for s in seasons if s.is_open), seasons[0] if seasons else None)

@@ -9,6 +9,9 @@ urlpatterns = [
     path("<slug:slug>/standings.csv", views.standings_csv, name="league_standings_csv"),
     path("<slug:slug>/join/", views.join, name="league_join"),
     path("<slug:slug>/leave/", views.leave, name="league_leave"),
+    path(
+        "<slug:slug>/members/<int:pk>/approve/", views.approve, name="league_membership_approve"
+    ),
     path("<slug:slug>/tournaments/<int:pk>/", views.tournament, name="league_tournament"),
     path("<slug:slug>/evenings/<int:pk>/", views.evening, name="league_evening"),
 ]

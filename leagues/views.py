@@ -2,6 +2,7 @@ import csv
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -135,6 +136,8 @@ def league(request, slug):
         "status": status,
         "visible": visible,
         "is_admin": is_admin,
+        # Its admins see who waits to join, and let them in from here.
+        "waiting": selectors.league_waiting(league) if is_admin else [],
         "seasons": seasons,
         "season": season,
         "rows": [],
@@ -241,6 +244,23 @@ def join(request, slug):
         messages.success(
             request,
             _("Your request to join %(league)s is waiting for its admins.") % {"league": league},
+        )
+    return redirect(league)
+
+
+@login_required
+@require_POST
+def approve(request, slug, pk):
+    """A league's admin lets in a player who asked to join."""
+    league = get_object_or_404(League, slug=slug)
+    if not league.is_admin(request.user):
+        raise PermissionDenied
+    membership = get_object_or_404(league.memberships.select_related("user"), pk=pk)
+    if services.membership_approve(memberships=[membership]):
+        messages.success(
+            request,
+            _("%(player)s is a member of %(league)s.")
+            % {"player": membership.user.shown_name, "league": league},
         )
     return redirect(league)
 
