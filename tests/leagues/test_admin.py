@@ -62,7 +62,7 @@ def test_a_league_admin_cannot_open_another_leagues_pages(club_admin, rivals):
     for url in (
         reverse("admin:leagues_league_change", args=[rivals.pk]),
         reverse("admin:leagues_season_change", args=[other_season.pk]),
-        reverse("admin:leagues_membership_change", args=[rivals.memberships.get().pk]),
+        reverse("admin:leagues_membership_change", args=[rivals.memberships.get(user__username="zoe").pk]),
     ):
         response = club_admin.get(url)
         assert response.status_code in (302, 403, 404), url
@@ -196,7 +196,7 @@ def test_a_league_admins_filters_show_none_of_another_leagues_names(club_admin, 
     from games.models import Game
 
     rivals_season = rivals.seasons.get()
-    zoe = rivals.memberships.get().user
+    zoe = rivals.memberships.get(user__username="zoe").user
     finished_game(rivals_season, [zoe, "random"], [[1, 4]])
     Tournament.objects.create(season=rivals_season, name="Rivals cup", date=datetime.date.today())
     finished_game(season, [club_admin_user(season), "random"], [[2, 3]])
@@ -247,7 +247,7 @@ def league_form(league, admins):
 
 
 def test_a_league_admin_cannot_make_a_non_member_an_admin(club_admin, club, alice, rivals):
-    zoe = rivals.memberships.get().user
+    zoe = rivals.memberships.get(user__username="zoe").user
     url = reverse("admin:leagues_league_change", args=[club.pk])
     response = club_admin.post(url, league_form(club, [alice, zoe]))
     assert response.status_code == 200
