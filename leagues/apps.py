@@ -10,7 +10,7 @@ class LeaguesConfig(AppConfig):
         from django.db.models.signals import m2m_changed
 
         from games import signals
-        from leagues import receivers
+        from leagues import receivers, tv
         from leagues.models import League
 
         signals.seat_wanted.connect(receivers.refuse_non_members, dispatch_uid="leagues.seats")
@@ -22,3 +22,4 @@ class LeaguesConfig(AppConfig):
             sender=League.admins.through,
             dispatch_uid="leagues.admins_are_members",
         )
+        tv.connect()

@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from leagues import views
 
@@ -14,4 +14,6 @@ urlpatterns = [
     ),
     path("<slug:slug>/tournaments/<int:pk>/", views.tournament, name="league_tournament"),
     path("<slug:slug>/evenings/<int:pk>/", views.evening, name="league_evening"),
+    # A club night's round sheets, results and TV (leagues/club_urls.py).
+    path("", include("leagues.club_urls")),
 ]

@@ -1,0 +1,271 @@
+"""The club room's TV: the standings, the current round's tables with their totals, and the
+game of the table the admin chose (`tv_table`), as a spectator sees it.
+
+The page (leagues.club_views.tv) and its socket (leagues.consumers.TvConsumer) render the
+same partials of templates/leagues/tv.html. The socket follows the tables of the current
+round through their channel-layer groups (`table.<id>`: "table N is at version v", as
+every table page does) and the event's own group, told when the event or its seating
+changes. Only `engine.view(state, None)`, a spectator's view, reaches a template.
+"""
+
+import logging
+from dataclasses import dataclass, field
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.contrib.auth.models import AnonymousUser
+from django.core.exceptions import ObjectDoesNotExist
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from games import rendering
+from games.models import Table
+from leagues import selectors
+from leagues.models import Evening, EveningTable, Season, Tournament, TournamentTable
+
+log = logging.getLogger(__name__)
+
+# The events a TV shows, by the word of their URLs (/leagues/<slug>/<word>/<pk>/tv/).
+EVENTS = {"evenings": Evening, "tournaments": Tournament}
+# Standings rows a TV shows: readable from across the room at 1080 lines.
+STANDINGS_ROWS = 10
+# The partials of templates/leagues/tv.html, in the order of a frame.
+PARTS = ("head", "standings", "tables", "game")
+
+
+def tv_group(event) -> str:
+    """The channel-layer group of an event's TV sockets."""
+    return f"tv.{event._meta.model_name}.{event.pk}"
+
+
+def event_for(word: str, pk: int, slug: str, user):
+    """The evening or tournament a TV shows, if `user` may see its league; else None."""
+    model = EVENTS.get(word)
+    if model is None:
+        return None
+    event = model.objects.select_related("season__league").filter(pk=pk).first()
+    if event is None or event.season.league.slug != slug:
+        return None
+    if not selectors.league_visible(event.season.league, user):
+        return None
+    return event
+
+
+def reload_event(event):
+    """The event as the database has it now (its TV table may have changed); None if gone."""
+    return type(event).objects.select_related("season__league").filter(pk=event.pk).first()
+
+
+# --- what the TV shows --------------------------------------------------------------------
+
+
+@dataclass
+class TvPlayer:
+    name: str
+    total: int | None = None
+    leads: bool = False
+
+
+@dataclass
+class TvTable:
+    number: int
+    table: Table
+    players: list[TvPlayer] = field(default_factory=list)
+    # The round of the game in play (None before it starts).
+    game_round: int | None = None
+    over: bool = False
+    playing: bool = False
+
+
+@dataclass
+class TvRound:
+    number: int | None
+    tables: list[TvTable]
+    slots: list
+    # A duplicate round still played: every table holds the same cards, so no total and
+    # no game is shown until the round's last table finishes.
+    secret: bool = False
+
+
+def current_round(event) -> TvRound:
+    """The latest seated round of the event, its tables read as a spectator reads them."""
+    number = event.seated_tables.order_by("-round").values_list("round", flat=True).first()
+    if number is None:
+        return TvRound(number=None, tables=[], slots=[])
+    slots = list(
+        event.seated_tables.filter(round=number).select_related("table").order_by("number")
+    )
+    finished = all(slot.table.status == Table.Status.FINISHED for slot in slots)
+    secret = bool(getattr(event, "duplicate", False)) and not finished
+    tables = [_tv_table(slot, event.season.game.higher_wins, secret) for slot in slots]
+    return TvRound(number=number, tables=tables, slots=slots, secret=secret)
+
+
+def _tv_table(slot, higher_wins: bool, secret: bool) -> TvTable:
+    snapshot = rendering.read_snapshot(slot.table_id, keep=False)
+    table = snapshot.table if snapshot else slot.table
+    shown = TvTable(number=slot.number, table=table)
+    if snapshot is None:
+        return shown
+    if snapshot.game is None:
+        shown.players = [TvPlayer(name=str(seat.name)) for seat in snapshot.seats]
+        return shown
+    shared = snapshot.shared()  # the spectator's view: engine.view(state, None)
+    v = shared["v"]
+    shown.over = v["phase"] == "over"
+    shown.playing = not shown.over
+    shown.game_round = v.get("round")
+    players = [
+        TvPlayer(name=str(player["seat"].name), total=None if secret else player["total"])
+        for player in shared["players"]
+    ]
+    totals = [player.total for player in players if isinstance(player.total, int)]
+    if totals:
+        best = max(totals) if higher_wins else min(totals)
+        for player in players:
+            player.leads = player.total == best
+    sign = -1 if higher_wins else 1
+    shown.players = sorted(
+        players,
+        key=lambda p: (p.total is None, sign * p.total if p.total is not None else 0),
+    )
+    return shown
+
+
+@dataclass
+class TvStandings:
+    """Rank, player, games and the column that ranks them, the best first."""
+
+    label: str
+    rows: list[tuple]  # (rank, name, games, value)
+
+
+def standings(event) -> TvStandings:
+    """A tournament's own standings; an evening's season's (the ranked players)."""
+    season: Season = event.season
+    game = season.game
+    if isinstance(event, Tournament):
+        rows = selectors.tournament_standings(tournament=event)[:STANDINGS_ROWS]
+        return TvStandings(
+            label=game.score_label,
+            rows=[(row.rank, row.user.shown_name, row.games, row.heads) for row in rows],
+        )
+    rows = [row for row in selectors.season_standings(season=season) if row.rank is not None]
+    label, value = _deciding(season)
+    return TvStandings(
+        label=label,
+        rows=[(row.rank, row.player, row.games, value(row)) for row in rows[:STANDINGS_ROWS]],
+    )
+
+
+def _deciding(season: Season):
+    """The label and value of the figure the season ranks by."""
+    from leagues.views import COLUMNS, DECIDING_COLUMN
+
+    key = DECIDING_COLUMN.get(season.ranking, "mean")
+    labels = dict(COLUMNS)
+    labels.update({"heads": season.game.score_label, "mean": season.game.per_round_label})
+    values = {
+        "mean": lambda row: f"{row.mean:.2f}",
+        "heads": lambda row: row.heads,
+        "points": lambda row: row.points,
+        "mean_points": lambda row: f"{row.mean_points:.2f}",
+        "best": lambda row: row.best,
+        "rating": lambda row: f"{row.rating:.1f}",
+    }
+    return labels[key], values[key]
+
+
+def game_frame(event, tv_round: TvRound, language: str) -> dict:
+    """The chosen table's game as a spectator sees it (`rendering.live_frame` for nobody
+    seated: the view of seat None, no hand), or why it is not shown."""
+    chosen = event.tv_table
+    if chosen is None:
+        return {"chosen": None}
+    slot = next((slot for slot in tv_round.slots if slot.number == chosen), None)
+    if slot is None:
+        return {"chosen": chosen, "missing": True}
+    if tv_round.secret:
+        return {"chosen": chosen, "table": slot.table, "secret": True}
+    snapshot = rendering.read_snapshot(slot.table_id, keep=False)
+    if snapshot is None or snapshot.game is None:
+        return {"chosen": chosen, "table": slot.table, "waiting": True}
+    frame = rendering.live_frame(snapshot, AnonymousUser(), language)
+    return {"chosen": chosen, "table": slot.table, "frame": frame}
+
+
+def context(event, language: str) -> dict:
+    tv_round = current_round(event)
+    return {
+        "event": event,
+        "league": event.season.league,
+        "season": event.season,
+        "round": tv_round,
+        "standings": standings(event),
+        "game": game_frame(event, tv_round, language),
+    }
+
+
+def render_parts(event, language: str, parts=PARTS) -> str:
+    """The partials `parts` of the TV page, each replacing its element by id."""
+    with translation.override(language):
+        shown = context(event, language)
+        return "".join(render_to_string(f"leagues/tv.html#{part}", shown).strip() for part in parts)
+
+
+def table_ids(event) -> set[int]:
+    """The tables of the event's current round: the groups a TV socket listens to."""
+    number = event.seated_tables.order_by("-round").values_list("round", flat=True).first()
+    if number is None:
+        return set()
+    return set(event.seated_tables.filter(round=number).values_list("table_id", flat=True))
+
+
+# --- telling the TVs that the event or its seating changed ------------------------------
+
+
+def announce_on_commit(event) -> None:
+    group = tv_group(event)
+
+    def send():
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        try:
+            async_to_sync(layer.group_send)(group, {"type": "tv.changed"})
+        except Exception:
+            # Committed already: a lost announcement only waits for the next one.
+            log.exception("could not announce a change to %s", group)
+
+    transaction.on_commit(send)
+
+
+def event_saved(sender, instance, **kwargs) -> None:
+    """An evening or tournament saved (its TV table may have changed)."""
+    if instance.pk is not None:
+        announce_on_commit(instance)
+
+
+def seated_table_saved(sender, instance, **kwargs) -> None:
+    """A table seated or removed: a new round has begun, or the round's tables changed."""
+    try:
+        event = instance.evening if isinstance(instance, EveningTable) else instance.tournament
+    except ObjectDoesNotExist:  # the event is being deleted with its tables
+        return
+    announce_on_commit(event)
+
+
+def connect() -> None:
+    """Called from LeaguesConfig.ready."""
+    from django.db.models.signals import post_delete, post_save
+
+    for model in (Evening, Tournament):
+        post_save.connect(event_saved, sender=model, dispatch_uid=f"leagues.tv.{model.__name__}")
+    for model in (EveningTable, TournamentTable):
+        for signal in (post_save, post_delete):
+            signal.connect(
+                seated_table_saved,
+                sender=model,
+                dispatch_uid=f"leagues.tv.{model.__name__}.{signal is post_save}",
+            )
