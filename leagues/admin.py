@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Prefetch, Q
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.timezone import localtime
@@ -26,6 +27,7 @@ from accounts.models import User
 from games import kinds
 from games.models import Game, RoundScore, Seat, Table, TakenCard
 from leagues import services
+from leagues.admin_night import NightAdminMixin, date_warning
 from leagues.models import (
     Evening,
     EveningTable,
@@ -302,7 +304,8 @@ class LeagueAdmin(LeagueScopedAdmin):
         if not league.waiting_members:
             return 0
         return format_html(
-            '<a href="{}">{}</a>', memberships_url(league, Membership.Status.PENDING),
+            '<a href="{}">{}</a>',
+            memberships_url(league, Membership.Status.PENDING),
             league.waiting_members,
         )
 
@@ -670,8 +673,13 @@ class SeatedTableInline(ReadOnlyInline):
     readonly_fields = fields
 
     def get_queryset(self, request):
-        return super().get_queryset(request).select_related("table").prefetch_related(
-            Prefetch("table__seats", queryset=Seat.objects.select_related("user"))
+        return (
+            super()
+            .get_queryset(request)
+            .select_related("table")
+            .prefetch_related(
+                Prefetch("table__seats", queryset=Seat.objects.select_related("user"))
+            )
         )
 
     @admin.display(description=_("table"))
@@ -695,7 +703,7 @@ class TournamentTableInline(SeatedTableInline):
     model = TournamentTable
 
 
-class ClubEventAdmin(LeagueScopedAdmin):
+class ClubEventAdmin(NightAdminMixin, LeagueScopedAdmin):
     league_path = "season__league"
     filter_horizontal = ("players",)
     list_select_related = ("season__league",)
@@ -723,6 +731,8 @@ class ClubEventAdmin(LeagueScopedAdmin):
             except services.LeagueError as error:
                 self.message_user(request, f"{event}: {error.message}", messages.ERROR)
             else:
+                if event.date != timezone.localdate():
+                    self.message_user(request, f"{event}: {date_warning(event)}", messages.WARNING)
                 self.message_user(
                     request,
                     ngettext(
@@ -751,9 +761,11 @@ class EveningAdmin(ClubEventAdmin):
         "place",
         "players",
         "seating",
+        "min_table_size",
         "table_size",
         "threshold",
         "game_rounds",
+        "tv_table",
         "notes",
     )
     inlines = [EveningTableInline]
@@ -779,9 +791,11 @@ class TournamentAdmin(ClubEventAdmin):
         "seating",
         "duplicate",
         "players",
+        "min_table_size",
         "table_size",
         "threshold",
         "game_rounds",
+        "tv_table",
     )
     inlines = [TournamentTableInline]
 

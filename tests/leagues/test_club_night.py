@@ -4,6 +4,7 @@ tables, swaps, replacements, absences, and starting a whole round at once."""
 import datetime
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone, translation
 
 from games import services
@@ -140,3 +141,72 @@ def test_an_event_of_another_date_is_still_seated(season, nine):
     event.players.set(nine[:4])
     (table,) = league_services.seating_generate(event=event, seed=1)
     assert len(seated(table)) == 4
+
+
+# --- the same night, run from the evening's own admin page ----------------------------------
+
+
+@pytest.fixture
+def club_admin(client, alice, club):
+    alice.is_staff = True
+    alice.save()
+    client.force_login(alice)
+    return client
+
+
+def night_post(client, evening, value, **fields):
+    url = reverse("admin:leagues_evening_night", args=[evening.pk])
+    return client.post(url, {"night": value, **fields}, follow=True)
+
+
+def test_the_evenings_admin_page_runs_the_night(club_admin, evening, make_player, club):
+    page = club_admin.get(reverse("admin:leagues_evening_change", args=[evening.pk]))
+    html = page.content.decode()
+    assert "Seat the first round" in html and "not today" in html
+    response = night_post(club_admin, evening, "seat")
+    assert "2 tables seated" in response.content.decode()
+    first, second = (slot.table for slot in evening.seated_tables.order_by("number"))
+    html = club_admin.get(reverse("admin:leagues_evening_change", args=[evening.pk])).content
+    assert b"Start every table of this round" in html and b"5 Dec, round 1, table 2" in html
+    # Replace the first table's first player by a bot of the season's game.
+    gone = seated(first)[0]
+    slot = first.evening_slot.pk
+    night_post(club_admin, evening, f"replace:{slot}:{gone}", **{f"by_{slot}_{gone}": "bot:expert"})
+    assert Table.objects.get(pk=first.pk).seats.get(position=0).bot == "expert"
+    # Swap two players of the two tables.
+    a, b = seated(first)[1], seated(second)[1]
+    night_post(
+        club_admin,
+        evening,
+        "swap:1",
+        swap_a_1=f"{slot}:{a}",
+        swap_b_1=f"{second.evening_slot.pk}:{b}",
+    )
+    assert seated(first)[1] == b and seated(second)[1] == a
+    # A broken request changes nothing and says so.
+    response = night_post(club_admin, evening, "replace:x:y")
+    assert "was not understood" in response.content.decode()
+    response = night_post(club_admin, evening, "start_round:1")
+    assert "2 tables started" in response.content.decode()
+    assert {Table.objects.get(pk=t.pk).status for t in (first, second)} == {"playing"}
+
+
+def test_the_night_panel_says_why_a_present_player_cannot_sit(club_admin, evening, make_player):
+    stranger = make_player("zoe", display_name="Zoe")
+    evening.players.add(stranger)
+    html = club_admin.get(reverse("admin:leagues_evening_change", args=[evening.pk])).content
+    assert b"Zoe" in html and b"not a member of the league" in html
+    response = night_post(club_admin, evening, "seat")
+    assert "Not members of the league: Zoe" in response.content.decode()
+    assert not evening.seated_tables.exists()
+
+
+def test_another_leagues_admin_cannot_run_this_night(client, evening, make_player):
+    from leagues.models import League
+
+    other = make_player("olga", is_staff=True)
+    League.objects.create(name="Other", slug="other").admins.add(other)
+    client.force_login(other)
+    response = night_post(client, evening, "seat")
+    assert response.status_code in (403, 404) or not evening.seated_tables.exists()
+    assert not evening.seated_tables.exists()

@@ -1,0 +1,210 @@
+"""The night, on an evening's or a tournament's own admin page: seat the next round, see
+why a present player cannot be seated, swap, replace or remove players before their game
+starts, start one table or every table of a round.
+
+The page's panel (templates/admin/leagues/night.html) sits inside the change form; its
+buttons post to `night/` with `formaction`, so that nothing of the event's own form is
+saved by them.
+"""
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
+
+from accounts.models import User
+from games.models import Table
+from leagues import services
+from leagues.models import Membership
+
+
+class NightAdminMixin:
+    """For ModelAdmins of evenings and tournaments (leagues.admin.ClubEventAdmin)."""
+
+    change_form_template = "admin/leagues/night_change_form.html"
+
+    def _url_name(self, view: str) -> str:
+        return f"{self.opts.app_label}_{self.opts.model_name}_{view}"
+
+    def get_urls(self):
+        night = self.admin_site.admin_view(require_POST(self.night_view))
+        return [
+            path("<path:object_id>/night/", night, name=self._url_name("night")),
+            *super().get_urls(),
+        ]
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        event = self.get_object(request, object_id)
+        extra_context = dict(extra_context or {})
+        if event is not None and self.has_change_permission(request, event):
+            extra_context["night"] = night_context(event)
+            extra_context["night_url"] = reverse(
+                f"admin:{self._url_name('night')}",
+                args=[event.pk],
+                current_app=self.admin_site.name,
+            )
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def night_view(self, request, object_id):
+        event = get_object_or_404(self.get_queryset(request), pk=object_id)
+        if not self.has_change_permission(request, event):
+            raise PermissionDenied
+        back = HttpResponseRedirect(
+            reverse(
+                f"admin:{self._url_name('change')}",
+                args=[event.pk],
+                current_app=self.admin_site.name,
+            )
+        )
+        action, _sep, argument = request.POST.get("night", "").partition(":")
+        try:
+            message = self._night_action(request, event, action, argument)
+        except services.LeagueError as error:
+            self.message_user(request, error.message, messages.ERROR)
+        except (ValueError, KeyError, User.DoesNotExist):
+            self.message_user(request, _("That request was not understood."), messages.ERROR)
+        else:
+            if message:
+                self.message_user(request, message, messages.SUCCESS)
+        return back
+
+    def _night_action(self, request, event, action: str, argument: str) -> str:
+        if action == "seat":
+            tables = services.seating_generate(event=event)
+            message = ngettext(
+                "%(n)d table seated, ready to play.",
+                "%(n)d tables seated, ready to play.",
+                len(tables),
+            ) % {"n": len(tables)}
+            if event.date != timezone.localdate():
+                self.message_user(request, date_warning(event), messages.WARNING)
+            return message
+        if action == "start_round":
+            slots = event.seated_tables.filter(round=int(argument)).values_list("pk", flat=True)
+            started = services.night_start(event=event, slot_ids=list(slots))
+            return ngettext("%(n)d table started.", "%(n)d tables started.", len(started)) % {
+                "n": len(started)
+            }
+        if action == "start":
+            started = services.night_start(event=event, slot_ids=[int(argument)])
+            return ngettext("%(n)d table started.", "%(n)d tables started.", len(started)) % {
+                "n": len(started)
+            }
+        if action == "swap":
+            first = _seat_value(request.POST[f"swap_a_{int(argument)}"])
+            second = _seat_value(request.POST[f"swap_b_{int(argument)}"])
+            services.night_swap(event=event, first=first, second=second)
+            return _("The two players swapped seats.")
+        slot_id, user_id = _seat_value(argument)
+        if action in ("remove", "absent"):
+            services.night_remove(
+                event=event, slot_id=slot_id, user_id=user_id, absent=action == "absent"
+            )
+            return _("The player left the table.")
+        if action == "replace":
+            kind, _sep, value = request.POST[f"by_{slot_id}_{user_id}"].partition(":")
+            if kind == "user":
+                member = User.objects.get(
+                    pk=int(value),
+                    memberships__league_id=event.season.league_id,
+                    memberships__status=Membership.Status.ACTIVE,
+                )
+                services.night_replace(
+                    event=event, slot_id=slot_id, user_id=user_id, by_user=member
+                )
+            elif kind == "bot":
+                services.night_replace(event=event, slot_id=slot_id, user_id=user_id, by_bot=value)
+            else:
+                raise ValueError(kind)
+            return _("The seat has a new player.")
+        raise ValueError(action)
+
+
+def _seat_value(value: str) -> tuple[int, int]:
+    """ "<slot id>:<user id>", as the panel's buttons and choices write a seat."""
+    slot_id, _sep, user_id = value.partition(":")
+    return int(slot_id), int(user_id)
+
+
+def date_warning(event) -> str:
+    return _("This event's date is %(date)s, not today: check that it is the right one.") % {
+        "date": event.date
+    }
+
+
+def night_context(event) -> dict:
+    """What the night panel shows: the rounds' tables and seats, the choices for a
+    replacement, and the present players who cannot be seated, with why."""
+    season = event.season
+    game = season.game
+    slots = list(event.seated_tables.select_related("table").prefetch_related("table__seats__user"))
+    rounds: dict[int, list] = {}
+    for slot in slots:
+        seats = [
+            {
+                "position": seat.position,
+                "name": seat.name,
+                "user_id": seat.user_id,
+                "value": f"{slot.pk}:{seat.user_id}" if seat.user_id else "",
+            }
+            for seat in slot.table.seats.all()
+        ]
+        rounds.setdefault(slot.round, []).append(
+            {
+                "slot": slot,
+                "table": slot.table,
+                "seats": seats,
+                "open": slot.table.status == Table.Status.OPEN,
+            }
+        )
+    last = max(rounds, default=0)
+    members = {
+        m.user_id: m
+        for m in Membership.objects.filter(league_id=season.league_id).select_related("user")
+    }
+    present = list(event.players.all())
+    cannot = []
+    for user in present:
+        membership = members.get(user.pk)
+        if membership is None:
+            cannot.append(
+                {
+                    "user": user,
+                    "why": _(
+                        "not a member of the league: send them the invitation link, or take "
+                        "them out of the present players"
+                    ),
+                    "fix": season.league.get_invite_url(),
+                }
+            )
+        elif membership.status != Membership.Status.ACTIVE:
+            cannot.append(
+                {
+                    "user": user,
+                    "why": _("has asked to join and waits for approval"),
+                    "fix": reverse("admin:leagues_membership_change", args=[membership.pk]),
+                }
+            )
+    seated_last = {seat["user_id"] for table in rounds.get(last, []) for seat in table["seats"]}
+    replacements = [
+        {"value": f"user:{m.user_id}", "label": m.user.shown_name}
+        for m in sorted(members.values(), key=lambda m: m.user.shown_name.casefold())
+        if m.status == Membership.Status.ACTIVE and m.user_id not in seated_last
+    ]
+    replacements += [
+        {"value": f"bot:{name}", "label": str(label)} for name, label in game.bot_choices
+    ]
+    return {
+        "rounds": sorted(rounds.items()),
+        "last_round": last,
+        "replacements": replacements,
+        "cannot": cannot,
+        "present": len(present),
+        "not_today": event.date != timezone.localdate(),
+        "sizes": (event.min_table_size, event.table_size),
+    }
