@@ -55,6 +55,8 @@ class Table(models.Model):
     # Seats kept for the players it was made for (a club night's seating): not offered in
     # the lobby, and only they sit (the app that reserved it refuses others, seat_wanted).
     reserved = models.BooleanField(_("reserved seats"), default=False)
+    # Played with real cards: its game is the score sheet entered for it (services.paper_result).
+    paper = models.BooleanField(_("played on paper"), default=False)
     show_played = models.BooleanField(_("played-cards panel"), default=False)
     invite_code = models.CharField(
         _("invitation code"), max_length=32, unique=True, default=new_invite_code

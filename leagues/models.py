@@ -107,6 +107,14 @@ class Season(models.Model):
         ),
     )
     min_games = models.PositiveSmallIntegerField(_("games before being ranked"), default=3)
+    players_enter_sheets = models.BooleanField(
+        _("players enter score sheets"),
+        default=True,
+        help_text=_(
+            "Members may enter the score sheets of games played with real cards (their "
+            "players confirm them). Off: only the league's admins enter them."
+        ),
+    )
     absence_score = models.IntegerField(
         _("score of an absence"),
         null=True,
@@ -225,6 +233,8 @@ class LeagueGame(models.Model):
         verbose_name=_("game"),
     )
     finished_at = models.DateTimeField(_("finished at"))
+    # A voided game stays in the season's history but counts in nothing (ResultChange).
+    void = models.BooleanField(_("void"), default=False)
 
     class Meta:
         verbose_name = _("league game")
@@ -577,6 +587,104 @@ class Absence(models.Model):
 
     def __str__(self):
         return f"{self.user} — {self.evening or self.tournament}, {self.round}"
+
+
+class ScoreSheet(models.Model):
+    """A game played with real cards, as a league admin or a player entered it: the lines
+    of its score sheet (one per round or hand, a number per seat: heads, or Six's points),
+    which its players confirm before it counts. Its table (`Table.paper`) holds the seats;
+    once confirmed, the table's game is this sheet and enters the season like any other.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for the players' confirmation")
+        DISPUTED = "disputed", _("Disputed: waits for the league admin")
+        CONFIRMED = "confirmed", _("Confirmed")
+
+    table = models.OneToOneField(
+        "games.Table",
+        on_delete=models.CASCADE,
+        related_name="score_sheet",
+        verbose_name=_("table"),
+    )
+    season = models.ForeignKey(
+        Season, on_delete=models.PROTECT, related_name="score_sheets", verbose_name=_("season")
+    )
+    played_on = models.DateField(_("played on"))
+    lines = models.JSONField(_("score sheet"), default=list)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="entered_sheets",
+        verbose_name=_("entered by"),
+    )
+    entered_at = models.DateTimeField(_("entered at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("score sheet")
+        verbose_name_plural = _("score sheets")
+        ordering = ["-entered_at"]
+
+    def __str__(self):
+        return str(self.table)
+
+
+class SheetAnswer(models.Model):
+    """A player's answer to the score sheet of a game they played: confirmed, or disputed
+    with a reason."""
+
+    sheet = models.ForeignKey(ScoreSheet, on_delete=models.CASCADE, related_name="answers")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, verbose_name=_("player")
+    )
+    confirmed = models.BooleanField(_("confirmed"))
+    reason = models.TextField(_("reason"), blank=True)
+    answered_at = models.DateTimeField(_("answered at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("answer")
+        verbose_name_plural = _("answers")
+        constraints = [
+            models.UniqueConstraint(fields=["sheet", "user"], name="one_answer_per_player")
+        ]
+
+    def __str__(self):
+        return f"{self.user}: {'✓' if self.confirmed else '✗'}"
+
+
+class ResultChange(models.Model):
+    """A change to a finished game's result, kept for good: who, when, why, and the score
+    sheet before and after. Corrections and voids are the only ways a result changes."""
+
+    class Action(models.TextChoices):
+        CORRECT = "correct", _("Corrected")
+        VOID = "void", _("Voided")
+
+    game = models.ForeignKey(
+        "games.Game",
+        on_delete=models.CASCADE,
+        related_name="result_changes",
+        verbose_name=_("game"),
+    )
+    action = models.CharField(_("change"), max_length=8, choices=Action.choices)
+    reason = models.TextField(_("reason"))
+    before = models.JSONField(_("before"))
+    after = models.JSONField(_("after"), null=True, blank=True)
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, verbose_name=_("changed by")
+    )
+    changed_at = models.DateTimeField(_("changed at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("result change")
+        verbose_name_plural = _("result changes")
+        ordering = ["-changed_at", "-pk"]
+
+    def __str__(self):
+        return f"{self.get_action_display()}: {self.game}"
 
 
 class StandingsRecompute(models.Model):
