@@ -43,4 +43,13 @@ def tv_view(request, slug, event, pk):
     league, event = _event(request, slug, event, pk)
     context = tv.context(event, translation.get_language())
     context["socket"] = f"/ws/leagues/{league.slug}/{word}/{event.pk}/tv/"
+    context["seconds"] = _seconds(request.GET.get("seconds", ""))
     return render(request, "leagues/tv.html", context)
+
+
+def _seconds(asked: str) -> int:
+    """How long each panel shows: ?seconds= (5 to 120), else 15."""
+    try:
+        return min(max(int(asked), 5), 120)
+    except ValueError:
+        return tv.PANEL_SECONDS

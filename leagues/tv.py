@@ -28,6 +28,8 @@ log = logging.getLogger(__name__)
 
 # The events a TV shows, by the word of their URLs (/leagues/<slug>/<word>/<pk>/tv/).
 EVENTS = {"evenings": Evening, "tournaments": Tournament}
+# How long a TV shows each panel, unless its address asks otherwise (?seconds=).
+PANEL_SECONDS = 15
 # Standings rows a TV shows: readable from across the room at 1080 lines.
 STANDINGS_ROWS = 10
 # The partials of templates/leagues/tv.html, in the order of a frame.
@@ -121,7 +123,7 @@ def _tv_table(slot, higher_wins: bool, secret: bool) -> TvTable:
         for player in shared["players"]
     ]
     totals = [player.total for player in players if isinstance(player.total, int)]
-    if totals:
+    if len(set(totals)) > 1:  # nobody leads while everyone has the same
         best = max(totals) if higher_wins else min(totals)
         for player in players:
             player.leads = player.total == best

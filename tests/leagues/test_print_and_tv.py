@@ -145,7 +145,9 @@ def test_an_event_of_another_league_is_not_found(client, season, alice, bob):
 
 
 def seat(evening, game, round_number, number):
-    EveningTable.objects.create(evening=evening, round=round_number, number=number, table=game.table)
+    EveningTable.objects.create(
+        evening=evening, round=round_number, number=number, table=game.table
+    )
 
 
 @pytest.mark.django_db
