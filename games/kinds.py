@@ -16,7 +16,7 @@ from types import ModuleType
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games import engine
+from games import engine, paper
 from games.bots import BOTS as NIMMT_BOTS
 from games.bots import six as six_bots
 from games.bots import surprise as surprise_bots
@@ -62,6 +62,10 @@ class Kind:
     # The options of a table seated for a club evening or tournament: (event) -> the
     # engine's options. None: the engine's defaults.
     event_options: Callable | None = None
+    # A score sheet written on paper (lines in the game's unit, `players` seats) -> the
+    # score sheet rows and the result a game played here leaves; games.paper.SheetError
+    # when it cannot be this game's. None: the game is not entered on paper.
+    paper_sheet: Callable | None = None
 
     def __post_init__(self):
         # Filled from the name and the engine when a registration leaves them out.
@@ -209,6 +213,16 @@ def column_totals(sheet) -> tuple[int, ...]:
     return tuple(sum(column) for column in zip(*sheet, strict=True))
 
 
+def most_heads(cards_in_play: int) -> int:
+    """The most heads a round can hold: those of its heaviest cards (RULES §1.1)."""
+    return sum(sorted(engine.nimmt.HEADS, reverse=True)[:cards_in_play])
+
+
+def _nimmt_sheet(lines, players):
+    # RULES §1.2: 10 cards a player and 4 rows.
+    return paper.heads_sheet(lines, players, most=most_heads(10 * players + 4))
+
+
 def _nimmt_replay(game, step):
     from games import replays  # replays reads the registry: imported when first needed
 
@@ -227,6 +241,7 @@ NIMMT = register(
         replay_context=_nimmt_replay,
         league_totals=column_totals,
         event_options=lambda event: event.table_options(),
+        paper_sheet=_nimmt_sheet,
     )
 )
 
@@ -266,6 +281,11 @@ def hand_points(sheet) -> tuple[int, ...]:
     return tuple(totals)
 
 
+def _six_sheet(lines, players):
+    # RULES §3.1: at most 48 cards dealt round the table.
+    return paper.hand_points_sheet(lines, players, most_left=-(-48 // players))
+
+
 def _six_replay(game, step):
     from games import replays
 
@@ -286,6 +306,7 @@ SIX = register(
         higher_wins=True,
         score_label=_("Points"),
         per_round_label=_("Points per hand"),
+        paper_sheet=_six_sheet,
     )
 )
 
@@ -303,6 +324,11 @@ class SurpriseOptions(OptionsForm):
     @classmethod
     def options(cls, data: dict) -> dict:
         return {"live_scores": data["live_scores"]}
+
+
+def _surprise_sheet(lines, players):
+    # RULES §2.5: 12 cards a player and 4 rows (5 with 5e série: one more card).
+    return paper.heads_sheet(lines, players, most=most_heads(12 * players + 5))
 
 
 def _surprise_replay(game, step):
@@ -323,5 +349,6 @@ SURPRISE = register(
         replay_context=_surprise_replay,
         # Heads per round, fewer is better: the same sheet as 6 qui prend !'s.
         league_totals=column_totals,
+        paper_sheet=_surprise_sheet,
     )
 )

@@ -318,6 +318,8 @@ def table_start(*, table_id: int, user) -> Game:
             raise ServiceError("not_creator", _("Only the table's creator can start the game."))
         # Checked under the lock: a second "start" finds the table playing and is refused.
         _require_open(table)
+        if table.paper:
+            raise ServiceError("paper", _("This table is played on paper: enter its score sheet."))
         seats = list(table.seats.select_related("user").order_by("position"))
         if len(seats) < 2:
             raise ServiceError("too_few", _("At least two seats must be taken to start."))
@@ -668,6 +670,79 @@ def _settle(game: Game, table: Table, game_engine, state, now, point_before) -> 
         game.deadline = now + timedelta(seconds=table.time_limit)
     elif not table.time_limit:
         game.deadline = None
+
+
+# --- games played on paper, and corrected results ---------------------------------------------
+
+
+def table_paper(*, table_id: int) -> Table:
+    """A table not started yet is to be played with real cards: no game starts here; its
+    score sheet, once entered and agreed (`paper_result`), is its game. For the app that
+    runs it (leagues), which decides who may."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        _require_open(table)
+        table.paper = True
+        table.save(update_fields=["paper"])
+        _announce_on_commit(table, lobby=True)
+    return table
+
+
+def paper_result(*, table_id: int, lines, finished_at=None) -> Game:
+    """End a table played on paper with its score sheet (`lines`, in the game's unit):
+    the table's game, finished, whose result enters its season like a game played here.
+    games.paper.SheetError when the sheet cannot be this game's."""
+    from games import kinds
+
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if not table.paper or table.status != Table.Status.OPEN:
+            raise ServiceError("not_paper", _("This table is not waiting for a score sheet."))
+        seats = list(table.seats.order_by("position"))
+        for index, seat in enumerate(seats):
+            if seat.position != index:
+                raise ServiceError("gaps", _("Every seat of the table must be taken, in order."))
+        paper_sheet = kinds.get(table.kind).paper_sheet
+        if paper_sheet is None:
+            raise ServiceError("no_paper", _("This game cannot be entered on paper."))
+        rows, result = paper_sheet(lines, len(seats))
+        now = finished_at or timezone.now()
+        game = Game.objects.create(table=table, seed=0, state={}, finished_at=now, result=result)
+        _score_rows(game, rows)
+        table.status = Table.Status.FINISHED
+        table.save(update_fields=["status"])
+        signals.game_finished.send(sender=Game, game=game)
+        _announce_on_commit(table, lobby=True)
+    return game
+
+
+def game_sheet_replace(*, game_id: int, lines) -> Game:
+    """Give a finished game another score sheet (`lines`, in the game's unit): its result
+    and its score sheet rows. Only the leagues' correction calls this, which keeps who,
+    when and why, and recomputes the standings."""
+    from games import kinds
+
+    with transaction.atomic():
+        game = Game.objects.select_for_update().select_related("table").get(pk=game_id)
+        if game.finished_at is None:
+            raise ServiceError("not_finished", _("Only a finished game's result is corrected."))
+        paper_sheet = kinds.get(game.table.kind).paper_sheet
+        if paper_sheet is None:
+            raise ServiceError("no_paper", _("This game's result cannot be corrected."))
+        rows, result = paper_sheet(lines, len(game.result["totals"]))
+        game.result = {**game.result, **result}
+        game.save(update_fields=["result"])
+        RoundScore.objects.filter(game=game).delete()
+        _score_rows(game, rows)
+    return game
+
+
+def _score_rows(game: Game, rows) -> None:
+    RoundScore.objects.bulk_create(
+        RoundScore(game=game, round=number, seat=seat, heads=heads)
+        for number, line in enumerate(rows, start=1)
+        for seat, heads in enumerate(line)
+    )
 
 
 def game_timeout(*, game_id: int, now=None) -> bool:

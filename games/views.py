@@ -76,6 +76,8 @@ def lobby(request):
 def table(request, table_id):
     access = _access_or_404(request, table_id)
     table = access.table
+    if table.paper:
+        return _paper_table(request, table)
     live = rendering.page_live(
         table,
         request.user,
@@ -87,6 +89,25 @@ def table(request, table_id):
     # A game's own page, or the one every game shares.
     templates = [kinds.get(table.kind).template("table.html"), "games/table.html"]
     return render(request, templates, {"table": table, "live": live, "log": log})
+
+
+def _paper_table(request, table):
+    """A table played with real cards: its players, and its score sheet once it counts."""
+    game = Game.objects.filter(table=table).first()
+    result = game.result if game is not None else None
+    seats = list(table.seats.select_related("user").order_by("position"))
+    columns = []
+    for seat in seats:
+        total = result["totals"][seat.position] if result else None
+        won = bool(result) and seat.position in result["winners"]
+        columns.append({"name": seat.name, "total": total, "won": won})
+    context = {
+        "table": table,
+        "game": kinds.get(table.kind),
+        "columns": columns,
+        "lines": list(enumerate(result["rounds"], start=1)) if result else [],
+    }
+    return render(request, "games/paper.html", context)
 
 
 @login_required
@@ -163,7 +184,7 @@ def _finished_game(request, table_id) -> Game:
     every table dealt the same cards (a duplicate round) has finished too."""
     access = _access_or_404(request, table_id)
     game = Game.objects.filter(table=access.table, finished_at__isnull=False).first()
-    if game is None:
+    if game is None or access.table.paper:  # a game played on paper has no record
         raise Http404
     if access.deal_closed:
         raise _DealClosed

@@ -28,6 +28,7 @@ from games import kinds
 from games.models import Game, RoundScore, Seat, Table, TakenCard
 from leagues import services
 from leagues.admin_night import NightAdminMixin, date_warning
+from leagues.admin_results import ResultsAdminMixin, lines_text, parse_lines
 from leagues.models import (
     Evening,
     EveningTable,
@@ -36,7 +37,10 @@ from leagues.models import (
     Membership,
     Placing,
     PlayerRating,
+    ResultChange,
+    ScoreSheet,
     Season,
+    SheetAnswer,
     Standing,
     StandingsRecompute,
     Tournament,
@@ -813,11 +817,15 @@ class PlacingInline(ReadOnlyInline):
 
 
 @admin.register(LeagueGame)
-class LeagueGameAdmin(PlayerSearch, LeagueScopedAdmin):
+class LeagueGameAdmin(ResultsAdminMixin, PlayerSearch, LeagueScopedAdmin):
     league_path = "season__league"
     editable = False
-    list_display = ("game", "season", "finished_at")
-    list_filter = (("season__league", LeagueScopedFilter), ("season", LeagueScopedFilter))
+    list_display = ("game", "season", "finished_at", "void")
+    list_filter = (
+        ("season__league", LeagueScopedFilter),
+        ("season", LeagueScopedFilter),
+        "void",
+    )
     search_fields = ("game__table__name",)
     list_select_related = ("season__league", "game__table")
     show_full_result_count = False
@@ -825,6 +833,20 @@ class LeagueGameAdmin(PlayerSearch, LeagueScopedAdmin):
 
     def players_found(self, players):
         return Q(pk__in=Placing.objects.filter(user__in=players).values("entry_id"))
+
+    def recompute_season(self, request, season):
+        games = services.season_games(season=season)
+        if games <= RECOMPUTE_IN_REQUEST:
+            services.season_recompute(season=season)
+            self.message_user(request, gettext("The standings are recomputed."), messages.INFO)
+            return
+        job = StandingsRecompute.objects.create(season=season, games_total=games)
+        transaction.on_commit(lambda: start_recompute(job))
+        self.message_user(
+            request,
+            gettext("The standings are being recomputed in the background (see the season)."),
+            messages.INFO,
+        )
 
 
 @admin.register(Standing)
@@ -916,3 +938,98 @@ class GameAdmin(PlayerSearch, LeagueScopedAdmin):
 
 if not admin.site.is_registered(Game):
     admin.site.register(Game, GameAdmin)
+
+
+# --- games played with real cards, and changes of results -----------------------------------------
+
+
+class SheetAnswerInline(ReadOnlyInline):
+    model = SheetAnswer
+    fields = ("user", "confirmed", "reason", "answered_at")
+    readonly_fields = fields
+
+
+class ScoreSheetForm(forms.ModelForm):
+    lines_written = forms.CharField(
+        label=_("Score sheet"),
+        widget=forms.Textarea(attrs={"rows": 8, "cols": 40}),
+        help_text=_(
+            "One line per round (per hand in Six), one number per player in seat order. "
+            "Saving a change asks the players to confirm again; a confirmed sheet is "
+            "corrected from its league game."
+        ),
+    )
+
+    class Meta:
+        model = ScoreSheet
+        fields = ()
+
+    def clean_lines_written(self):
+        try:
+            return parse_lines(self.cleaned_data["lines_written"])
+        except ValueError:
+            raise ValidationError(_("Write whole numbers separated by spaces.")) from None
+
+
+@admin.register(ScoreSheet)
+class ScoreSheetAdmin(LeagueScopedAdmin):
+    """Sheets of games played with real cards: a disputed one waits here for the league
+    admin, who writes it again (its players answer anew) or confirms it for all."""
+
+    league_path = "season__league"
+    list_display = ("table", "season", "played_on", "status", "entered_by", "entered_at")
+    list_filter = ("status", ("season", LeagueScopedFilter))
+    list_select_related = ("table", "season__league", "entered_by")
+    search_fields = ("table__name",)
+    fields = ("table", "season", "played_on", "status", "entered_by", "lines_written")
+    readonly_fields = ("table", "season", "played_on", "status", "entered_by")
+    form = ScoreSheetForm
+    inlines = [SheetAnswerInline]
+    actions = ["confirm_for_all"]
+
+    def has_add_permission(self, request):
+        return False  # entered on the league's page, where the grid fits a phone
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change, **kwargs)
+        field = form.base_fields["lines_written"]
+        field.initial = lines_text(obj.lines) if obj else ""
+        field.disabled = obj is not None and obj.status == ScoreSheet.Status.CONFIRMED
+        return form
+
+    def save_model(self, request, obj, form, change):
+        if "lines_written" not in form.changed_data:
+            return
+        try:
+            services.sheet_fix(
+                sheet=obj, user=request.user, lines=form.cleaned_data["lines_written"]
+            )
+        except services.LeagueError as error:
+            self.message_user(request, error.message, messages.ERROR)
+
+    @admin.action(description=_("Confirm the selected sheets for all their players"))
+    def confirm_for_all(self, request, queryset):
+        done = 0
+        for sheet in queryset:
+            try:
+                services.sheet_confirm_all(sheet=sheet, user=request.user)
+                done += 1
+            except services.LeagueError as error:
+                self.message_user(request, f"{sheet}: {error.message}", messages.ERROR)
+        self.message_user(
+            request,
+            ngettext("%(n)d sheet confirmed.", "%(n)d sheets confirmed.", done) % {"n": done},
+            messages.SUCCESS,
+        )
+
+
+@admin.register(ResultChange)
+class ResultChangeAdmin(LeagueScopedAdmin):
+    """Every correction and void of a finished result: who, when, why, before and after."""
+
+    league_path = "game__table__season__league"
+    editable = False
+    list_display = ("game", "action", "changed_by", "changed_at", "reason")
+    list_filter = ("action",)
+    list_select_related = ("game__table", "changed_by")
+    search_fields = ("game__table__name", "reason")

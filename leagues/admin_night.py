@@ -95,6 +95,9 @@ class NightAdminMixin:
             return ngettext("%(n)d table started.", "%(n)d tables started.", len(started)) % {
                 "n": len(started)
             }
+        if action == "paper":
+            services.table_to_paper(event=event, slot_id=int(argument))
+            return _("The table plays with real cards: enter its score sheet when it is over.")
         if action == "swap":
             first = _seat_value(request.POST[f"swap_a_{int(argument)}"])
             second = _seat_value(request.POST[f"swap_b_{int(argument)}"])
@@ -154,12 +157,19 @@ def night_context(event) -> dict:
             }
             for seat in slot.table.seats.all()
         ]
+        paper = slot.table.paper
+        sheet = getattr(slot.table, "score_sheet", None) if paper else None
         rounds.setdefault(slot.round, []).append(
             {
                 "slot": slot,
                 "table": slot.table,
                 "seats": seats,
-                "open": slot.table.status == Table.Status.OPEN,
+                "open": slot.table.status == Table.Status.OPEN and not paper,
+                "paper": paper,
+                "sheet_url": reverse("league_sheet", args=[sheet.pk])
+                if sheet
+                else reverse("league_sheet_new", args=[season.league.slug])
+                + f"?table={slot.table_id}",
             }
         )
     last = max(rounds, default=0)

@@ -624,8 +624,8 @@ class ScoreSheet(models.Model):
     entered_at = models.DateTimeField(_("entered at"), auto_now_add=True)
 
     class Meta:
-        verbose_name = _("score sheet")
-        verbose_name_plural = _("score sheets")
+        verbose_name = _("game played on paper")
+        verbose_name_plural = _("games played on paper")
         ordering = ["-entered_at"]
 
     def __str__(self):

@@ -318,6 +318,12 @@ class TournamentRow:
     rank: int | None = None
 
 
+def is_void(game) -> bool:
+    """A finished game voided by a league admin (leagues.services.result_void)."""
+    entry = getattr(game, "league_entry", None)
+    return entry is not None and entry.void
+
+
 def tournament_standings(*, tournament) -> list[TournamentRow]:
     """Players of a tournament's finished games: fewest heads first (most points, for a
     game scored in points), then most placement points (the season's table) as the
@@ -325,12 +331,12 @@ def tournament_standings(*, tournament) -> list[TournamentRow]:
     points_table = tournament.season.points_table()
     higher_wins = tournament.season.game.higher_wins
     rows: dict[int, TournamentRow] = {}
-    slots = tournament.seated_tables.select_related("table__game").prefetch_related(
+    slots = tournament.seated_tables.select_related("table__game__league_entry").prefetch_related(
         "table__seats__user"
     )
     for slot in slots:
         game = getattr(slot.table, "game", None)
-        if game is None or not game.result or game.finished_at is None:
+        if game is None or not game.result or game.finished_at is None or is_void(game):
             continue
         totals = game.result["totals"]
         placed = scoring.places(totals, higher_wins)
@@ -354,10 +360,13 @@ def tournament_standings(*, tournament) -> list[TournamentRow]:
 def event_rounds(event) -> list[tuple[int, list[dict]]]:
     """An evening's or tournament's tables, round by round: who sat, and their heads."""
     rounds = defaultdict(list)
-    slots = event.seated_tables.select_related("table__game").prefetch_related("table__seats__user")
+    slots = event.seated_tables.select_related("table__game__league_entry").prefetch_related(
+        "table__seats__user"
+    )
     for slot in slots:
         game = getattr(slot.table, "game", None)
-        result = game.result if game is not None and game.finished_at else None
+        counts = game is not None and game.finished_at and not is_void(game)
+        result = game.result if counts else None
         players = []
         for seat in slot.table.seats.all():
             heads = None
@@ -481,6 +490,21 @@ def player_cards_taken(*, player, kind: str, limit: int = 8) -> list[dict]:
     )
 
 
+def sheets_awaiting(user):
+    """The score sheets of games the player played that wait for their answer."""
+    from leagues.models import ScoreSheet
+
+    return (
+        ScoreSheet.objects.filter(
+            table__seats__user=user,
+            status__in=[ScoreSheet.Status.PENDING, ScoreSheet.Status.DISPUTED],
+        )
+        .exclude(answers__user=user)
+        .select_related("season__league", "table")
+        .order_by("-entered_at")
+    )
+
+
 def player_profile(*, player, viewer) -> dict:
     """Everything the league part of a profile page shows (accounts.views.profile): the
     player's leagues, then for each game they have finished or been rated in, its
@@ -511,4 +535,9 @@ def player_profile(*, player, viewer) -> dict:
                 "cards_taken": player_cards_taken(player=player, kind=kind.name),
             }
         )
-    return {"league_rows": player_leagues(player=player, viewer=viewer), "game_figures": games}
+    return {
+        "league_rows": player_leagues(player=player, viewer=viewer),
+        "game_figures": games,
+        # Only the player sees the sheets waiting for them (on their own profile).
+        "sheets_awaiting": list(sheets_awaiting(player)) if viewer == player else [],
+    }

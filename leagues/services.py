@@ -22,8 +22,11 @@ from leagues.models import (
     Membership,
     Placing,
     PlayerRating,
+    ResultChange,
+    ScoreSheet,
     Season,
     SeatingMethod,
+    SheetAnswer,
     Standing,
     Tournament,
 )
@@ -360,7 +363,7 @@ def season_recompute(*, season, progress=None) -> int:
         entry, other = next(ours, None), next(theirs, None)
         while entry is not None or other is not None:
             if other is None or (entry is not None and entry.pk < other):
-                outcome = outcomes.get(entry.game_id)
+                outcome = None if entry.void else outcomes.get(entry.game_id)
                 if outcome is not None:
                     lines = scoring.enter(
                         outcome, tallies=tallies, points_table=points_table, when=entry.finished_at
@@ -706,3 +709,261 @@ def _ranks(event, players: list[int], rng, by_tournament: bool) -> dict[int, int
     rest = sorted(present - set(ranked))
     rng.shuffle(rest)
     return {pk: index for index, pk in enumerate(ranked + rest)}
+
+
+# --- games played with real cards: score sheets and their players' answers -----------------------
+
+
+def _sheet_error(error) -> LeagueError:
+    return LeagueError("bad_sheet", str(error))
+
+
+def sheet_enter(
+    *,
+    season,
+    user,
+    players: list,
+    lines,
+    played_on,
+    evening=None,
+    round_number: int | None = None,
+    table=None,
+) -> ScoreSheet:
+    """Enter the score sheet of a game played with real cards: a league admin, or one of
+    its players where the season lets players enter sheets. Its table is played on paper
+    (a seated table of an evening, `table`, switches; else a new one, in `evening`'s round
+    `round_number` when given). The sheet counts once every player has confirmed it (the
+    one who entered it confirms by entering it), or when a league admin confirms it for all.
+    """
+    from games import paper
+    from games import services as game_services
+    from games.models import Seat, Table
+
+    league = season.league
+    is_admin = league.is_admin(user)
+    if not is_admin and not (season.players_enter_sheets and user in players):
+        raise LeagueError(
+            "not_allowed",
+            _("Only the league's admins, or one of its players, can enter this game's sheet."),
+        )
+    if season.closed:
+        raise LeagueError("season_closed", _("This season is closed."))
+    if len({player.pk for player in players}) != len(players):
+        raise LeagueError("twice", _("Each player is on the sheet once."))
+    if len(players) not in season.game.players:
+        raise LeagueError(
+            "bad_count",
+            _("%(game)s is played by %(low)s to %(high)s players.")
+            % {
+                "game": season.game.label,
+                "low": season.game.players[0],
+                "high": season.game.players[-1],
+            },
+        )
+    members = set(
+        Membership.objects.filter(
+            league=league, user__in=players, status=Membership.Status.ACTIVE
+        ).values_list("user_id", flat=True)
+    )
+    outsiders = sorted(p.shown_name for p in players if p.pk not in members)
+    if outsiders:
+        raise LeagueError(
+            "not_member",
+            _("Not members of the league: %(names)s.") % {"names": ", ".join(outsiders)},
+        )
+    try:
+        season.game.paper_sheet(lines, len(players))
+    except paper.SheetError as error:
+        raise _sheet_error(error) from None
+    with transaction.atomic():
+        if table is None:
+            table = game_services.table_create(
+                user=user,
+                kind=season.kind,
+                seats_count=len(players),
+                options={},
+                name=_("%(date)s, on paper") % {"date": date_format(played_on, "j M")},
+                season=season,
+                creator_sits=False,
+                reserved=True,
+            )
+            game_services.table_paper(table_id=table.pk)
+            if evening is not None:
+                number = 1 + max(
+                    (s.number for s in evening.seated_tables.filter(round=round_number or 1)),
+                    default=0,
+                )
+                evening.seated_tables.create(
+                    round=round_number or 1,
+                    number=number,
+                    table=table,
+                    reserved_for=[p.pk for p in players],
+                )
+        else:
+            table = Table.objects.select_for_update().get(pk=table.pk)
+            if table.season_id != season.pk or table.status != Table.Status.OPEN:
+                raise LeagueError("bad_table", _("This table is not waiting for a score sheet."))
+            if not table.paper:
+                game_services.table_paper(table_id=table.pk)
+            if hasattr(table, "score_sheet"):
+                raise LeagueError("has_sheet", _("This table's sheet is already entered."))
+            table.seats.all().delete()
+        Seat.objects.bulk_create(
+            Seat(table=table, position=position, user=player)
+            for position, player in enumerate(players)
+        )
+        sheet = ScoreSheet.objects.create(
+            table=table, season=season, played_on=played_on, lines=lines, entered_by=user
+        )
+        if user in players:
+            SheetAnswer.objects.create(sheet=sheet, user=user, confirmed=True)
+        _count_if_agreed(sheet)
+    return sheet
+
+
+def sheet_players(sheet) -> list:
+    return [seat.user for seat in sheet.table.seats.select_related("user").order_by("position")]
+
+
+def sheet_answer(*, sheet, user, confirmed: bool, reason: str = "") -> ScoreSheet:
+    """A player of the sheet's game confirms it, or disputes it with a reason (the sheet
+    then waits for the league admin)."""
+    with transaction.atomic():
+        sheet = ScoreSheet.objects.select_for_update().get(pk=sheet.pk)
+        if user.pk not in {p.pk for p in sheet_players(sheet)}:
+            raise LeagueError("not_player", _("Only the game's players answer its sheet."))
+        if sheet.status == ScoreSheet.Status.CONFIRMED:
+            raise LeagueError("confirmed", _("This sheet is confirmed already."))
+        if not confirmed and not reason.strip():
+            raise LeagueError("no_reason", _("Say what is wrong with the sheet."))
+        SheetAnswer.objects.update_or_create(
+            sheet=sheet, user=user, defaults={"confirmed": confirmed, "reason": reason.strip()}
+        )
+        if not confirmed:
+            sheet.status = ScoreSheet.Status.DISPUTED
+            sheet.save(update_fields=["status"])
+        else:
+            _count_if_agreed(sheet)
+    return sheet
+
+
+def sheet_fix(*, sheet, user, lines) -> ScoreSheet:
+    """A league admin writes a pending or disputed sheet again: its players answer anew."""
+    from games import paper
+
+    with transaction.atomic():
+        sheet = ScoreSheet.objects.select_for_update().get(pk=sheet.pk)
+        if not sheet.season.league.is_admin(user):
+            raise LeagueError("not_allowed", _("Only the league's admins fix a sheet."))
+        if sheet.status == ScoreSheet.Status.CONFIRMED:
+            raise LeagueError("confirmed", _("A confirmed sheet is corrected, not fixed."))
+        try:
+            sheet.season.game.paper_sheet(lines, len(sheet_players(sheet)))
+        except paper.SheetError as error:
+            raise _sheet_error(error) from None
+        sheet.lines = lines
+        sheet.status = ScoreSheet.Status.PENDING
+        sheet.save(update_fields=["lines", "status"])
+        sheet.answers.all().delete()
+    return sheet
+
+
+def sheet_confirm_all(*, sheet, user) -> ScoreSheet:
+    """A league admin confirms a sheet for all its players: it counts now."""
+    with transaction.atomic():
+        sheet = ScoreSheet.objects.select_for_update().get(pk=sheet.pk)
+        if not sheet.season.league.is_admin(user):
+            raise LeagueError("not_allowed", _("Only the league's admins confirm for all."))
+        if sheet.status == ScoreSheet.Status.CONFIRMED:
+            return sheet
+        for player in sheet_players(sheet):
+            SheetAnswer.objects.update_or_create(
+                sheet=sheet, user=player, defaults={"confirmed": True}
+            )
+        _count_if_agreed(sheet)
+    return sheet
+
+
+def _count_if_agreed(sheet) -> None:
+    """Every player has confirmed: the sheet becomes its table's game, which enters the
+    season (games.services.paper_result, through games.signals.game_finished)."""
+    from games import paper
+    from games import services as game_services
+
+    players = {p.pk for p in sheet_players(sheet)}
+    agreed = set(sheet.answers.filter(confirmed=True).values_list("user_id", flat=True))
+    if sheet.status == ScoreSheet.Status.DISPUTED or not players <= agreed:
+        return
+    try:
+        game_services.paper_result(table_id=sheet.table_id, lines=sheet.lines)
+    except paper.SheetError as error:
+        raise _sheet_error(error) from None
+    except game_services.ServiceError as error:
+        raise LeagueError(error.code, error.message) from None
+    sheet.status = ScoreSheet.Status.CONFIRMED
+    sheet.save(update_fields=["status"])
+
+
+def table_to_paper(*, event, slot_id: int) -> None:
+    """A seated table of the night is played with real cards: its sheet is entered instead."""
+    from games import services as game_services
+
+    with transaction.atomic():
+        slot = _open_slot(event, slot_id)
+        try:
+            game_services.table_paper(table_id=slot.table_id)
+        except game_services.ServiceError as error:
+            raise LeagueError(error.code, error.message) from None
+
+
+# --- corrections and voids: the only ways a finished result changes ------------------------------
+
+
+def result_correct(*, game, lines, reason: str, user) -> ResultChange:
+    """Give a finished league game another score sheet, with a reason: kept with who and
+    when (ResultChange); the season's standings and ratings are then recomputed."""
+    from games import paper
+    from games import services as game_services
+
+    if not reason.strip():
+        raise LeagueError("no_reason", _("Say why the result changes."))
+    with transaction.atomic():
+        before = list(game.result["rounds"]) if game.result else []
+        try:
+            game = game_services.game_sheet_replace(game_id=game.pk, lines=lines)
+        except paper.SheetError as error:
+            raise _sheet_error(error) from None
+        except game_services.ServiceError as error:
+            raise LeagueError(error.code, error.message) from None
+        ScoreSheet.objects.filter(table_id=game.table_id).update(lines=lines)
+        return ResultChange.objects.create(
+            game=game,
+            action=ResultChange.Action.CORRECT,
+            reason=reason.strip(),
+            before=before,
+            after=game.result["rounds"],
+            changed_by=user,
+        )
+
+
+def result_void(*, game, reason: str, user) -> ResultChange:
+    """Take a finished league game out of its season, with a reason: it stays listed as
+    void, counts in nothing, and the change is kept (ResultChange)."""
+    if not reason.strip():
+        raise LeagueError("no_reason", _("Say why the game is voided."))
+    with transaction.atomic():
+        entry = LeagueGame.objects.select_for_update().filter(game=game).first()
+        if entry is None:
+            raise LeagueError("not_league", _("Only a league game's result is voided."))
+        if entry.void:
+            raise LeagueError("void", _("This game is void already."))
+        entry.void = True
+        entry.save(update_fields=["void"])
+        return ResultChange.objects.create(
+            game=game,
+            action=ResultChange.Action.VOID,
+            reason=reason.strip(),
+            before=list(game.result["rounds"]) if game.result else [],
+            after=None,
+            changed_by=user,
+        )

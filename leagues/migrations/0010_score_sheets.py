@@ -126,8 +126,8 @@ class Migration(migrations.Migration):
                 ),
             ],
             options={
-                "verbose_name": "score sheet",
-                "verbose_name_plural": "score sheets",
+                "verbose_name": "game played on paper",
+                "verbose_name_plural": "games played on paper",
                 "ordering": ["-entered_at"],
             },
         ),
