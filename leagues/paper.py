@@ -7,6 +7,7 @@ Reads only; the pages are leagues.club_views.
 from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ObjectDoesNotExist
 
 from leagues import scoring
 
@@ -89,8 +90,9 @@ class TableResult:
     round: int
     number: int
     table: object
-    # Empty until the game is over.
+    # Empty until the game is over, and for a game the league admin voided.
     lines: list[ResultLine] = field(default_factory=list)
+    void: bool = False
 
     @property
     def finished(self) -> bool:
@@ -124,16 +126,30 @@ def event_results(event) -> Results:
     the place), and the best score per round of a player over the whole event: fewest heads
     per round, or most points per hand where the season's game counts points."""
     higher_wins = event.season.game.higher_wins
-    slots = event.seated_tables.select_related("table__game").prefetch_related("table__seats__user")
+    slots = event.seated_tables.select_related("table__game__league_entry").prefetch_related(
+        "table__seats__user"
+    )
     tables = []
     for slot in slots.order_by("round", "number"):
         result = TableResult(round=slot.round, number=slot.number, table=slot.table)
         game = getattr(slot.table, "game", None)
         outcome = game.result if game is not None and game.finished_at else None
-        if outcome:
+        entry = _league_entry(game)
+        result.void = bool(entry is not None and getattr(entry, "void", False))
+        if outcome and not result.void:
             result.lines = _ranking(slot.table, outcome, higher_wins)
         tables.append(result)
     return Results(tables=tables, best=_best(tables, higher_wins))
+
+
+def _league_entry(game):
+    """The game's entry in its season (None before it entered)."""
+    if game is None:
+        return None
+    try:
+        return game.league_entry
+    except ObjectDoesNotExist:
+        return None
 
 
 def _ranking(table, outcome: dict, higher_wins: bool) -> list[ResultLine]:

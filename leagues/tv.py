@@ -20,7 +20,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from games import rendering
-from games.models import Table
+from games.models import Game, Table
 from leagues import selectors
 from leagues.models import Evening, EveningTable, Season, Tournament, TournamentTable
 
@@ -105,23 +105,34 @@ def current_round(event) -> TvRound:
 
 
 def _tv_table(slot, higher_wins: bool, secret: bool) -> TvTable:
-    snapshot = rendering.read_snapshot(slot.table_id, keep=False)
-    table = snapshot.table if snapshot else slot.table
+    table = slot.table
     shown = TvTable(number=slot.number, table=table)
-    if snapshot is None:
-        return shown
-    if snapshot.game is None:
-        shown.players = [TvPlayer(name=str(seat.name)) for seat in snapshot.seats]
-        return shown
-    shared = snapshot.shared()  # the spectator's view: engine.view(state, None)
-    v = shared["v"]
-    shown.over = v["phase"] == "over"
-    shown.playing = not shown.over
-    shown.game_round = v.get("round")
-    players = [
-        TvPlayer(name=str(player["seat"].name), total=None if secret else player["total"])
-        for player in shared["players"]
-    ]
+    game = Game.objects.filter(table_id=table.pk).only("finished_at", "result").first()
+    if game is not None and game.finished_at and game.result:
+        # Over: its result says it all (a game played on paper has no state to view).
+        seats = table.seats.select_related("user").order_by("position")
+        totals = game.result["totals"]
+        names = {seat.position: str(seat.name) for seat in seats}
+        players = [
+            TvPlayer(name=names.get(position, "?"), total=None if secret else total)
+            for position, total in enumerate(totals)
+        ]
+        shown.over = True
+    else:
+        snapshot = rendering.read_snapshot(table.pk, keep=False)
+        if snapshot is None:
+            return shown
+        shown.table = snapshot.table
+        if snapshot.game is None:
+            shown.players = [TvPlayer(name=str(seat.name)) for seat in snapshot.seats]
+            return shown
+        shared = snapshot.shared()  # the spectator's view: engine.view(state, None)
+        shown.playing = True
+        shown.game_round = shared["v"].get("round")
+        players = [
+            TvPlayer(name=str(player["seat"].name), total=None if secret else player["total"])
+            for player in shared["players"]
+        ]
     totals = [player.total for player in players if isinstance(player.total, int)]
     if len(set(totals)) > 1:  # nobody leads while everyone has the same
         best = max(totals) if higher_wins else min(totals)
@@ -190,6 +201,8 @@ def game_frame(event, tv_round: TvRound, language: str) -> dict:
         return {"chosen": chosen, "missing": True}
     if tv_round.secret:
         return {"chosen": chosen, "table": slot.table, "secret": True}
+    if getattr(slot.table, "paper", False):  # played with real cards: nothing to watch
+        return {"chosen": chosen, "table": slot.table, "paper": True}
     snapshot = rendering.read_snapshot(slot.table_id, keep=False)
     if snapshot is None or snapshot.game is None:
         return {"chosen": chosen, "table": slot.table, "waiting": True}

@@ -341,3 +341,40 @@ async def test_the_tv_socket_is_for_signed_in_players_who_may_see_the_league(
     assert await outsider.receive_output(timeout=3) == {"type": "websocket.close", "code": 4404}
     wrong = await ws.connect(f"/ws/leagues/club/parties/{evening.pk}/tv/", alice)
     assert await wrong.receive_output(timeout=3) == {"type": "websocket.close", "code": 4404}
+
+
+@pytest.mark.django_db
+def test_a_voided_game_has_no_ranking_and_no_best_score(client, season, alice, bob, carol):
+    evening = evening_of(season, [alice, bob, carol])
+    voided = finished_game(season, [alice, bob], [[0, 9]])
+    seat(evening, voided, 1, 1)
+    seat(evening, finished_game(season, [carol, "heuristic"], [[4, 2]]), 1, 2)
+    voided.league_entry.void = True
+    voided.league_entry.save()
+
+    page = client.get(results_url(evening)).content.decode()
+
+    assert "Voided by the league admin" in page
+    best = re.search(r'<ul class="best-score">(.*?)</ul>', page, re.S).group(1)
+    assert "Carol" in best and "Alice" not in best
+
+
+@pytest.mark.django_db
+def test_the_tv_shows_a_finished_tables_totals_from_its_result(
+    client, season, alice, bob, carol, dave
+):
+    evening = evening_of(season, [alice, bob, carol, dave])
+    seat(evening, finished_game(season, [alice, bob], [[7, 3], [1, 2]]), 1, 1)
+    seat(evening, finished_game(season, [carol, dave], [[0, 5]]), 1, 2)
+    client.force_login(dave)
+
+    page = client.get(tv_url(evening)).content.decode()
+
+    shown = page.split('id="tv-tables"')[1].split("</section>")[0]
+    lines = re.findall(r"<li( class=\"leads\")?><span>(\w+)</span><b>(\d+)</b>", shown)
+    assert [(name, int(total), bool(leads)) for leads, name, total in lines] == [
+        ("Bob", 5, True),
+        ("Alice", 8, False),
+        ("Carol", 0, True),
+        ("Dave", 5, False),
+    ]
