@@ -369,6 +369,9 @@ def conservative(mu: float, sigma: float) -> float:
 class SeatingMethod(models.TextChoices):
     RANDOM = "random", _("Random")
     STANDING = "standing", _("By standing")
+    # Tournaments: by tournament score (placement points), ties broken by the opponents'
+    # scores; an evening seats it by standing.
+    SWISS = "swiss", _("Swiss")
 
 
 class ClubEvent(models.Model):
@@ -437,6 +440,14 @@ class ClubEvent(models.Model):
         return self.season.league
 
     def clean(self):
+        if getattr(self, "final_after", None) and self.final_after >= self.rounds:
+            raise ValidationError(
+                {
+                    "final_after": _(
+                        "The final table is one of the tournament's rounds: after fewer rounds."
+                    )
+                }
+            )
         if self.min_table_size and self.table_size and self.min_table_size > self.table_size:
             raise ValidationError(
                 {"min_table_size": _("The fewest players cannot be more than the most.")}
@@ -479,6 +490,25 @@ class Tournament(ClubEvent):
             "then has the same number of players."
         ),
     )
+    final_after = models.PositiveSmallIntegerField(
+        _("final table after round"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "After this many rounds, the next round is one final table of the best players "
+            "of the tournament. Empty: no final table."
+        ),
+    )
+    final_size = models.PositiveSmallIntegerField(
+        _("players at the final table"),
+        default=4,
+        validators=[MinValueValidator(2), MaxValueValidator(10)],
+    )
+    registration_open = models.BooleanField(
+        _("registration open"),
+        default=True,
+        help_text=_("Members register on the tournament's page; the admin checks them in."),
+    )
 
     class Meta:
         verbose_name = _("tournament")
@@ -491,6 +521,32 @@ class Tournament(ClubEvent):
 
     def get_absolute_url(self):
         return reverse("league_tournament", args=[self.season.league.slug, self.pk])
+
+
+class Registration(models.Model):
+    """A member registered for a tournament. Checking in on the night makes them one of
+    the tournament's present players, whom the seating seats."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="registrations"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, verbose_name=_("player")
+    )
+    registered_at = models.DateTimeField(_("registered at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
+        ordering = ["registered_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "user"], name="one_registration_per_player"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.user} — {self.tournament}"
 
 
 class SeatedTable(models.Model):
