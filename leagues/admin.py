@@ -609,6 +609,7 @@ class TableAdmin(PlayerSearch, LeagueScopedAdmin):
     search_fields = ("name",)
     date_hierarchy = "created_at"
     show_full_result_count = False
+    list_per_page = 50
     readonly_fields = (
         "kind",
         "created_by",
@@ -829,6 +830,7 @@ class LeagueGameAdmin(ResultsAdminMixin, PlayerSearch, LeagueScopedAdmin):
     search_fields = ("game__table__name",)
     list_select_related = ("season__league", "game__table")
     show_full_result_count = False
+    list_per_page = 50
     inlines = [PlacingInline]
 
     def players_found(self, players):
@@ -913,6 +915,7 @@ class GameAdmin(PlayerSearch, LeagueScopedAdmin):
     search_fields = ("table__name",)
     list_select_related = ("table__season__league",)
     show_full_result_count = False
+    list_per_page = 50
     exclude = ("state",)
     inlines = [RoundScoreInline, TakenCardInline]
     public_fields = ("table", "version", "started_at", "deadline", "finished_at")
@@ -927,6 +930,10 @@ class GameAdmin(PlayerSearch, LeagueScopedAdmin):
         if obj is None or (deal_in_play(obj.table) and not request.user.is_superuser):
             return []
         return super().get_inlines(request, obj)
+
+    def get_queryset(self, request):
+        # The engine snapshot is never shown, and is the bulk of a game's row.
+        return super().get_queryset(request).defer("state")
 
     def players_found(self, players):
         return Q(table__in=tables_of(players))
