@@ -12,9 +12,9 @@ does not. The bench adds what the demo lacks for the admin's pages, once: a site
 tournament of the season with 20 present players, and 3 players waiting to join.
 
 Each page goes through the whole Django stack in this process (test client, logged in,
-no network): the median wall time of `--requests` requests after one warm-up (and the median CPU time
-of this process, less sensitive to a busy machine: the load average is printed), the SQL
-queries of one request (CaptureQueriesContext), and the size of the response. The
+no network): the median wall time of `--requests` requests after one warm-up (and the
+median CPU time of this process, less sensitive to a busy machine: the load average is
+printed), the SQL queries of one request (CaptureQueriesContext), and the size of the response. The
 "recompute" action is posted once per user, after every page (it replaces the season's
 standings); a background recompute it starts is waited for, and its time printed.
 `--json` keeps the figures; `--compare` prints a before/after Markdown table with the
