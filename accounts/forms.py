@@ -13,4 +13,10 @@ class SignupForm(UserCreationForm):
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ("display_name", "preferred_language")
+        fields = (
+            "display_name",
+            "preferred_language",
+            "notify_seated",
+            "notify_join_requests",
+            "notify_sheets",
+        )

@@ -16,6 +16,18 @@ class User(AbstractUser):
         choices=settings.LANGUAGES,
         help_text=_("Leave empty to follow your browser."),
     )
+    # Which league mails the player wants (leagues/notify.py); each kind can be turned off.
+    notify_seated = models.BooleanField(
+        _("email me when I am seated at a club night"),
+        default=True,
+        help_text=_("My table, its link and the date, for each round of an evening or tournament."),
+    )
+    notify_join_requests = models.BooleanField(
+        _("email me when a player asks to join a league I run"), default=True
+    )
+    notify_sheets = models.BooleanField(
+        _("email me when a score sheet waits for my confirmation"), default=True
+    )
 
     class Meta:
         verbose_name = _("player")
