@@ -95,6 +95,16 @@ class NightAdminMixin:
             return ngettext("%(n)d table started.", "%(n)d tables started.", len(started)) % {
                 "n": len(started)
             }
+        if action == "checkin":
+            ids = (
+                [int(argument)]
+                if argument
+                else list(event.registrations.values_list("user_id", flat=True))
+            )
+            count = services.tournament_check_in(tournament=event, user_ids=ids)
+            return ngettext("%(n)d player checked in.", "%(n)d players checked in.", count) % {
+                "n": count
+            }
         if action == "paper":
             services.table_to_paper(event=event, slot_id=int(argument))
             return _("The table plays with real cards: enter its score sheet when it is over.")
@@ -209,7 +219,16 @@ def night_context(event) -> dict:
     replacements += [
         {"value": f"bot:{name}", "label": str(label)} for name, label in game.bot_choices
     ]
+    registered = []
+    if hasattr(event, "registrations"):
+        present_ids = {user.pk for user in present}
+        registered = [
+            r.user
+            for r in event.registrations.select_related("user")
+            if r.user_id not in present_ids
+        ]
     return {
+        "registered": registered,
         "rounds": sorted(rounds.items()),
         "last_round": last,
         "replacements": replacements,

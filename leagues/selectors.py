@@ -315,6 +315,11 @@ class TournamentRow:
     heads: int = 0
     points: int = 0
     wins: int = 0
+    # Duplicate: the sum over the player's games of (their score - the average score of
+    # their seat at every table of that round); None outside duplicate tournaments.
+    duplicate: float | None = None
+    # Swiss: the tournament points of everyone the player met, once per game together.
+    opponents: int = 0
     rank: int | None = None
 
 
@@ -324,48 +329,114 @@ def is_void(game) -> bool:
     return entry is not None and entry.void
 
 
+def _counted(game) -> bool:
+    return (
+        game is not None
+        and bool(game.result)
+        and game.finished_at is not None
+        and not is_void(game)
+    )
+
+
+def open_rounds(tournament, slots) -> set[int]:
+    """The rounds whose results are shown: all, but in duplicate only those whose every
+    table has finished (until then a result would tell the other tables the deal)."""
+    rounds = defaultdict(list)
+    for slot in slots:
+        rounds[slot.round].append(_counted(getattr(slot.table, "game", None)))
+    if not tournament.duplicate:
+        return set(rounds)
+    return {number for number, done in rounds.items() if all(done)}
+
+
 def tournament_standings(*, tournament) -> list[TournamentRow]:
-    """Players of a tournament's finished games: fewest heads first (most points, for a
-    game scored in points), then most placement points (the season's table) as the
-    tie-break; equal on both share the rank."""
+    """Players of a tournament's finished games, ranked by the tournament's format.
+
+    - Duplicate: by duplicate score (each game's score against the average of the same
+      seat of the same deal at the round's other tables; fewest heads or most points
+      first), then the raw score. A round counts once every table of it has finished.
+    - Swiss: by placement points (the season's table), then the opponents' points
+      (Buchholz), then the score.
+    - Otherwise: fewest heads first (most points, for a game scored in points), then most
+      placement points.
+    Equal on every key share the rank.
+    """
     points_table = tournament.season.points_table()
     higher_wins = tournament.season.game.higher_wins
+    sign = -1 if higher_wins else 1
     rows: dict[int, TournamentRow] = {}
-    slots = tournament.seated_tables.select_related("table__game__league_entry").prefetch_related(
-        "table__seats__user"
+    slots = list(
+        tournament.seated_tables.select_related("table__game__league_entry").prefetch_related(
+            "table__seats__user"
+        )
     )
-    for slot in slots:
-        game = getattr(slot.table, "game", None)
-        if game is None or not game.result or game.finished_at is None or is_void(game):
-            continue
+    shown = open_rounds(tournament, slots)
+    games = [
+        (slot, slot.table.game)
+        for slot in slots
+        if slot.round in shown and _counted(getattr(slot.table, "game", None))
+    ]
+    # Duplicate: each round's average score of each seat over its tables.
+    seat_scores = defaultdict(list)
+    for slot, game in games:
+        for position, total in enumerate(game.result["totals"]):
+            seat_scores[(slot.round, position)].append(total)
+    met = []
+    for slot, game in games:
         totals = game.result["totals"]
         placed = scoring.places(totals, higher_wins)
-        for seat in slot.table.seats.all():
-            if not seat.user_id or seat.position >= len(totals):
+        members = [seat for seat in slot.table.seats.all() if seat.user_id]
+        met.append([seat.user_id for seat in members])
+        for seat in members:
+            if seat.position >= len(totals):
                 continue
             row = rows.setdefault(seat.user_id, TournamentRow(user=seat.user))
             row.games += 1
             row.heads += totals[seat.position]
             row.points += scoring.points_for(placed[seat.position], points_table)
             row.wins += placed[seat.position] == 1
-    sign = -1 if higher_wins else 1
-    ordered = sorted(rows.values(), key=lambda r: (sign * r.heads, -r.points, r.user.shown_name))
+            if tournament.duplicate:
+                scores = seat_scores[(slot.round, seat.position)]
+                average = sum(scores) / len(scores)
+                row.duplicate = (row.duplicate or 0.0) + totals[seat.position] - average
+    for players in met:
+        for user_id in players:
+            rows[user_id].opponents += sum(rows[o].points for o in players if o != user_id)
+
+    if tournament.duplicate:
+
+        def key(r):
+            return (sign * round(r.duplicate or 0.0, 9), sign * r.heads)
+
+    elif tournament.seating == "swiss":
+
+        def key(r):
+            return (-r.points, -r.opponents, sign * r.heads)
+
+    else:
+
+        def key(r):
+            return (sign * r.heads, -r.points)
+
+    ordered = sorted(rows.values(), key=lambda r: (key(r), r.user.shown_name))
     for index, row in enumerate(ordered, start=1):
         before = ordered[index - 2] if index > 1 else None
-        same = before and (before.heads, before.points) == (row.heads, row.points)
-        row.rank = before.rank if same else index
+        row.rank = before.rank if before and key(before) == key(row) else index
     return ordered
 
 
 def event_rounds(event) -> list[tuple[int, list[dict]]]:
     """An evening's or tournament's tables, round by round: who sat, and their heads."""
     rounds = defaultdict(list)
-    slots = event.seated_tables.select_related("table__game__league_entry").prefetch_related(
-        "table__seats__user"
+    slots = list(
+        event.seated_tables.select_related("table__game__league_entry").prefetch_related(
+            "table__seats__user"
+        )
     )
+    shown = open_rounds(event, slots) if hasattr(event, "duplicate") else None
     for slot in slots:
         game = getattr(slot.table, "game", None)
-        counts = game is not None and game.finished_at and not is_void(game)
+        counts = _counted(game) and (shown is None or slot.round in shown)
         result = game.result if counts else None
         players = []
         for seat in slot.table.seats.all():

@@ -22,6 +22,7 @@ from leagues.models import (
     Membership,
     Placing,
     PlayerRating,
+    Registration,
     ResultChange,
     ScoreSheet,
     Season,
@@ -84,6 +85,7 @@ def membership_request(*, league, user, invite_code: str = "") -> Membership:
         if invited and membership.status != Membership.Status.ACTIVE:
             membership.status = Membership.Status.ACTIVE
             membership.save(update_fields=["status"])
+        if _created and membership.status == Membership.Status.PENDING:
     return membership
 
 
@@ -475,10 +477,17 @@ def seating_generate(*, event, seed: int | None = None) -> list:
         if len(players) < 2:
             raise LeagueError("bad_count", _("At least two present players are needed."))
         ranks = None
-        if event.seating == SeatingMethod.STANDING:
+        if event.seating in (SeatingMethod.STANDING, SeatingMethod.SWISS):
+            # Swiss: the tournament's standings rank by points, then opponents' points.
             ranks = _ranks(event, list(players), rng, is_tournament and last_round > 0)
         seated = sorted(players)
         byes = []
+        final = is_tournament and event.final_after and last_round == event.final_after
+        if final:
+            # The final table: the best of the tournament so far, among the present.
+            ranks = _ranks(event, list(players), rng, True)
+            seated = sorted(sorted(players, key=lambda pk: ranks[pk])[: event.final_size])
+            duplicate = False
         if duplicate and len(players) % event.table_size:
             # Every table of a duplicate round is the same size: the last in the ranking
             # (by standing), or players drawn at random, sit this round out.
@@ -498,9 +507,12 @@ def seating_generate(*, event, seed: int | None = None) -> list:
                     )
                     % {"size": event.table_size, "count": len(players)},
                 )
-        sizes = seating.table_sizes(
-            len(seated), event.table_size, smallest=event.min_table_size, equal=duplicate
-        )
+        if final:
+            sizes = [len(seated)]
+        else:
+            sizes = seating.table_sizes(
+                len(seated), event.table_size, smallest=event.min_table_size, equal=duplicate
+            )
         met = seating.meetings(
             [seat.user_id for seat in slot.table.seats.all() if seat.user_id] for slot in slots
         )
@@ -967,3 +979,36 @@ def result_void(*, game, reason: str, user) -> ResultChange:
             after=None,
             changed_by=user,
         )
+
+
+# --- tournament registration and check-in -------------------------------------------------------
+
+
+def tournament_register(*, tournament, user) -> None:
+    """A member registers for a tournament while its registration is open."""
+    if not tournament.registration_open:
+        raise LeagueError("closed", _("Registration for this tournament is closed."))
+    if not Membership.objects.filter(
+        league_id=tournament.season.league_id, user=user, status=Membership.Status.ACTIVE
+    ).exists():
+        raise LeagueError("not_member", _("Only members of the league can register."))
+    Registration.objects.get_or_create(tournament=tournament, user=user)
+
+
+def tournament_withdraw(*, tournament, user) -> None:
+    """A player withdraws before being checked in."""
+    if tournament.players.filter(pk=user.pk).exists():
+        raise LeagueError("checked_in", _("You are checked in: ask the organiser."))
+    Registration.objects.filter(tournament=tournament, user=user).delete()
+
+
+def tournament_check_in(*, tournament, user_ids: list[int]) -> int:
+    """The organiser checks in registered players who came: they are present, and the
+    seating seats them. Returns how many were checked in."""
+    registered = set(
+        Registration.objects.filter(tournament=tournament, user_id__in=user_ids).values_list(
+            "user_id", flat=True
+        )
+    )
+    tournament.players.add(*registered)
+    return len(registered)

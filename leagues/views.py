@@ -297,13 +297,36 @@ def _event_or_404(request, slug, model, pk):
 
 def tournament(request, slug, pk):
     league, event = _event_or_404(request, slug, Tournament, pk)
+    registrations = list(event.registrations.select_related("user"))
+    present = set(event.players.values_list("pk", flat=True))
     context = {
         "league": league,
         "event": event,
         "rows": selectors.tournament_standings(tournament=event),
         "rounds": selectors.event_rounds(event),
+        "registrations": [(r.user, r.user_id in present) for r in registrations],
+        "registered": any(r.user_id == request.user.pk for r in registrations),
+        "checked_in": request.user.pk in present,
+        "member": selectors.membership_status(league, request.user) == Membership.Status.ACTIVE,
     }
     return render(request, "leagues/tournament.html", context)
+
+
+@login_required
+@require_POST
+def tournament_registration(request, slug, pk):
+    """Register for a tournament, or withdraw ("withdraw" posted)."""
+    league, event = _event_or_404(request, slug, Tournament, pk)
+    try:
+        if request.POST.get("withdraw"):
+            services.tournament_withdraw(tournament=event, user=request.user)
+            messages.success(request, _("You are no longer registered."))
+        else:
+            services.tournament_register(tournament=event, user=request.user)
+            messages.success(request, _("You are registered. Check in with the organiser."))
+    except services.LeagueError as error:
+        messages.error(request, error.message)
+    return redirect(event.get_absolute_url())
 
 
 def evening(request, slug, pk):
