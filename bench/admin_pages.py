@@ -37,6 +37,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 def prepare(slug: str, generate: bool):
     """The demo league and what the admin's pages need on top of it."""
     from django.core.management import call_command
+    from django.db import connection
 
     from accounts.models import User
     from leagues.models import Evening, League, Membership, Tournament
@@ -45,6 +46,11 @@ def prepare(slug: str, generate: bool):
         started = time.perf_counter()
         call_command("demo_league", slug=slug)
         print(f"demo_league: {time.perf_counter() - started:.1f} s")
+    if connection.vendor == "postgresql":
+        # The planner's statistics, as autovacuum keeps them: after the demo's bulk inserts
+        # it still believes a season has a few dozen tables.
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
     league = League.objects.get(slug=slug)
     season = league.seasons.first()
     root, _ = User.objects.get_or_create(
