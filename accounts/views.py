@@ -31,10 +31,15 @@ def signup(request):
 
 def profile(request, username):
     from games.selectors import player_games
-    from leagues.selectors import player_profile
+    from leagues.selectors import player_profile, player_rating_changes
 
     player = get_object_or_404(User, username=username, is_active=True)
-    context = {"player": player, "games": player_games(player, viewer=request.user)}
+    games = player_games(player, viewer=request.user)
+    # Each league game's move of the player's rating in its game.
+    changes = player_rating_changes(player=player)
+    for game in games:
+        game["rating_change"] = changes.get(game["table"].pk)
+    context = {"player": player, "games": games}
     context.update(player_profile(player=player, viewer=request.user))
     return render(request, "accounts/profile.html", context)
 

@@ -36,9 +36,12 @@ _STANDINGS_KEPT = 2000
 
 
 def _standings(table: Table, seats: list, game: Game | None) -> dict:
-    """{position: {"rating", "rank"}} of the seated players, as other apps answer
+    """{position: {"rating", "rank", "change"}} of the seated players, as other apps answer
     games.signals.seat_standings (nothing for bots, nor without a receiver)."""
-    key = None if game is None else (table.pk, game.started_at, game.seats_version)
+    # A game's end moves ratings (and shows each player's change): read them again then.
+    key = (
+        None if game is None else (table.pk, game.started_at, game.seats_version, game.finished_at)
+    )
     if key is not None and key in _standings_kept:
         return _standings_kept[key]
     users = [seat.user_id for seat in seats if seat.user_id is not None]

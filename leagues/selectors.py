@@ -14,6 +14,7 @@ from django.utils import timezone
 from leagues import scoring
 from leagues.models import (
     League,
+    LeagueGame,
     Membership,
     Placing,
     PlayerRating,
@@ -21,6 +22,7 @@ from leagues.models import (
     Standing,
     conservative,
 )
+from leagues.scoring import START_MU, START_SIGMA
 
 # Sortable columns of the standings, and which way each one reads best first (for a game
 # scored in heads: `sorts` turns the score's columns for a game scored in points).
@@ -215,12 +217,63 @@ def seat_standings(*, table, users) -> dict:
         for rating in PlayerRating.objects.filter(user_id__in=users, kind=table.kind, games__gt=0)
     }
     ranks = {}
+    changes = {}
     if table.season_id is not None:
         wanted = set(users)
         for row in season_standings(season=table.season):
             if row.standing.user_id in wanted:
                 ranks[row.standing.user_id] = row.rank
-    return {user: {"rating": ratings.get(user), "rank": ranks.get(user)} for user in users}
+        entry = LeagueGame.objects.filter(game__table=table, void=False).first()
+        if entry is not None:
+            changes = game_rating_changes(entry=entry, users=users)
+    return {
+        user: {"rating": ratings.get(user), "rank": ranks.get(user), "change": changes.get(user)}
+        for user in users
+    }
+
+
+def signed(delta: float) -> str:
+    """A rating change as players read it: +1.2, −0.8 (a true minus sign)."""
+    return f"{delta:+.1f}".replace("-", "−")
+
+
+def game_rating_changes(*, entry, users) -> dict[int, str]:
+    """How much each member's overall rating in the game moved with this league game."""
+    kind = entry.season.kind
+    changes = {}
+    for placing in Placing.objects.filter(entry=entry, user_id__in=users):
+        before = (
+            Placing.objects.filter(
+                user_id=placing.user_id, season__kind=kind, entry_id__lt=entry.pk
+            )
+            .exclude(entry__void=True)
+            .order_by("-entry_id")
+            .values_list("overall_mu", "overall_sigma")
+            .first()
+        )
+        previous = conservative(*before) if before else conservative(START_MU, START_SIGMA)
+        changes[placing.user_id] = signed(
+            conservative(placing.overall_mu, placing.overall_sigma) - previous
+        )
+    return changes
+
+
+def player_rating_changes(*, player) -> dict[int, str]:
+    """How much each of the player's league games moved their overall rating in its game,
+    by table id (the profile's list of games)."""
+    previous: dict[str, float] = {}
+    changes = {}
+    placings = (
+        Placing.objects.filter(user=player)
+        .exclude(entry__void=True)
+        .order_by("entry_id")
+        .values_list("entry__game__table_id", "season__kind", "overall_mu", "overall_sigma")
+    )
+    for table_id, kind, mu, sigma in placings:
+        after = conservative(mu, sigma)
+        changes[table_id] = signed(after - previous.get(kind, conservative(START_MU, START_SIGMA)))
+        previous[kind] = after
+    return changes
 
 
 def _sorted_by(rows, column: str, descending: bool):
