@@ -544,7 +544,10 @@ def _locked_game(table_id) -> tuple[Game, Table]:
         game = Game.objects.select_for_update().get(table_id=table_id)
     except Game.DoesNotExist:
         raise ServiceError("not_playing", _("This table is not playing.")) from None
-    return game, Table.objects.get(pk=table_id)
+    table = Table.objects.get(pk=table_id)
+    if table.paper:
+        raise ServiceError("paper", _("This table is played on paper: enter its score sheet."))
+    return game, table
 
 
 def _apply(game, game_engine, state, seat, decision, source, client_id=""):
@@ -676,14 +679,17 @@ def _settle(game: Game, table: Table, game_engine, state, now, point_before) -> 
 
 
 def table_paper(*, table_id: int) -> Table:
-    """A table not started yet is to be played with real cards: no game starts here; its
-    score sheet, once entered and agreed (`paper_result`), is its game. For the app that
-    runs it (leagues), which decides who may."""
+    """A table not finished yet is to be played with real cards: no game starts here, and
+    a game under way stops (no decision, no clock); its score sheet, once entered and
+    agreed (`paper_result`), is its game. For the app that runs it (leagues), which
+    decides who may."""
     with transaction.atomic():
         table = _locked_table(table_id)
-        _require_open(table)
+        if table.status == Table.Status.FINISHED:
+            raise ServiceError("finished", _("This table's game is over."))
         table.paper = True
         table.save(update_fields=["paper"])
+        Game.objects.filter(table=table).update(deadline=None)
         _announce_on_commit(table, lobby=True)
     return table
 
@@ -696,7 +702,7 @@ def paper_result(*, table_id: int, lines, finished_at=None) -> Game:
 
     with transaction.atomic():
         table = _locked_table(table_id)
-        if not table.paper or table.status != Table.Status.OPEN:
+        if not table.paper or table.status == Table.Status.FINISHED:
             raise ServiceError("not_paper", _("This table is not waiting for a score sheet."))
         seats = list(table.seats.order_by("position"))
         for index, seat in enumerate(seats):
@@ -707,7 +713,15 @@ def paper_result(*, table_id: int, lines, finished_at=None) -> Game:
             raise ServiceError("no_paper", _("This game cannot be entered on paper."))
         rows, result = paper_sheet(lines, len(seats))
         now = finished_at or timezone.now()
-        game = Game.objects.create(table=table, seed=0, state={}, finished_at=now, result=result)
+        game = Game.objects.select_for_update().filter(table=table).first()
+        if game is None:
+            game = Game(table=table, seed=0, state={})
+        # A game begun here and finished on paper: the sheet is its result, whatever
+        # its rounds played here had written.
+        RoundScore.objects.filter(game_id=game.pk).delete()
+        TakenCard.objects.filter(game_id=game.pk).delete()
+        game.finished_at, game.result, game.deadline = now, result, None
+        game.save()
         _score_rows(game, rows)
         table.status = Table.Status.FINISHED
         table.save(update_fields=["status"])

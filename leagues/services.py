@@ -813,7 +813,7 @@ def sheet_enter(
                 )
         else:
             table = Table.objects.select_for_update().get(pk=table.pk)
-            if table.season_id != season.pk or table.status != Table.Status.OPEN:
+            if table.season_id != season.pk or table.status == Table.Status.FINISHED:
                 raise LeagueError("bad_table", _("This table is not waiting for a score sheet."))
             if not table.paper:
                 game_services.table_paper(table_id=table.pk)
@@ -917,11 +917,14 @@ def _count_if_agreed(sheet) -> None:
 
 
 def table_to_paper(*, event, slot_id: int) -> None:
-    """A seated table of the night is played with real cards: its sheet is entered instead."""
+    """A seated table of the night is played with real cards (before its game or during
+    it): its sheet is entered instead."""
     from games import services as game_services
 
     with transaction.atomic():
-        slot = _open_slot(event, slot_id)
+        slot = event.seated_tables.filter(pk=slot_id).first()
+        if slot is None:
+            raise LeagueError("no_table", _("This table is not one of this event's."))
         try:
             game_services.table_paper(table_id=slot.table_id)
         except game_services.ServiceError as error:

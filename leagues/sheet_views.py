@@ -90,7 +90,10 @@ def sheet_new(request, slug):
     if request.GET.get("table"):
         # A seated table of the night switched to paper: its season and players.
         table = get_object_or_404(
-            Table, pk=request.GET["table"], season__league=league, paper=True, status="open"
+            Table.objects.exclude(status=Table.Status.FINISHED),
+            pk=request.GET["table"],
+            season__league=league,
+            paper=True,
         )
         seasons = seasons.filter(pk=table.season_id)
     players = _size(request, "players", table.seats.count() if table else 4, 2, 10)

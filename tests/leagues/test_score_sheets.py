@@ -214,3 +214,31 @@ def test_the_admin_corrects_a_result_with_a_reason(season, alice, bob):
     client.post(void, {"reason": "played twice"})
     assert not Standing.objects.filter(season=season, games__gt=0).exists()
     assert timezone.now()
+
+
+def test_a_table_already_playing_switches_to_paper(season, alice, bob, carol, dave):
+    from games import engine, services
+
+    evening = Evening.objects.create(season=season, date=TODAY, table_size=4, game_rounds=1)
+    evening.players.set([alice, bob, carol, dave])
+    (table,) = league_services.seating_generate(event=evening, seed=1)
+    league_services.night_start(event=evening, slot_ids=[table.evening_slot.pk])
+    league_services.table_to_paper(event=evening, slot_id=table.evening_slot.pk)
+    # The game here stops: no decision is taken any more, and the clock has nothing to do.
+    nimmt = engine.get("nimmt")
+    state = nimmt.load(Game.objects.get(table=table).state)
+    seat = min(nimmt.to_act(state))
+    player = table.seats.get(position=seat).user
+    with pytest.raises(services.ServiceError) as refused:
+        services.game_decide(table_id=table.pk, user=player, decision=nimmt.fallback(state, seat))
+    assert refused.value.code == "paper"
+    assert Game.objects.get(table=table).deadline is None
+    players = [s.user for s in table.seats.order_by("position")]
+    sheet = enter(season, alice, players, [[5, 0, 2, 7]], table=Table.objects.get(pk=table.pk))
+    league_services.sheet_confirm_all(sheet=sheet, user=alice)
+    game = Game.objects.get(table=table)
+    assert game.finished_at and game.result["totals"] == [5, 0, 2, 7]
+    assert list(
+        RoundScore.objects.filter(game=game).order_by("seat").values_list("heads", flat=True)
+    ) == [5, 0, 2, 7]
+    assert Standing.objects.get(season=season, user=players[1]).wins == 1
