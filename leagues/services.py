@@ -14,7 +14,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from games import kinds
-from leagues import scoring, seating
+from leagues import notify, scoring, seating
 from leagues.models import (
     Absence,
     EveningTable,
@@ -86,6 +86,7 @@ def membership_request(*, league, user, invite_code: str = "") -> Membership:
             membership.status = Membership.Status.ACTIVE
             membership.save(update_fields=["status"])
         if _created and membership.status == Membership.Status.PENDING:
+            transaction.on_commit(lambda: notify.join_request_waits(membership=membership))
     return membership
 
 
@@ -544,6 +545,7 @@ def seating_generate(*, event, seed: int | None = None) -> list:
             tables.append(table)
         for user_id in byes:
             _absent(event, round_number, players[user_id], bye=True)
+        transaction.on_commit(lambda: notify.players_seated(event=event, tables=tables))
     return tables
 
 
@@ -830,6 +832,7 @@ def sheet_enter(
         if user in players:
             SheetAnswer.objects.create(sheet=sheet, user=user, confirmed=True)
         _count_if_agreed(sheet)
+        transaction.on_commit(lambda: notify.sheet_waits(sheet=sheet, by=user))
     return sheet
 
 
@@ -877,6 +880,7 @@ def sheet_fix(*, sheet, user, lines) -> ScoreSheet:
         sheet.status = ScoreSheet.Status.PENDING
         sheet.save(update_fields=["lines", "status"])
         sheet.answers.all().delete()
+        transaction.on_commit(lambda: notify.sheet_waits(sheet=sheet, by=user, again=True))
     return sheet
 
 
