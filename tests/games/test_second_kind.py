@@ -159,6 +159,7 @@ def test_the_lobby_offers_each_registered_game_with_its_own_options(highcard_kin
     assert dict(nimmt_form.fields["kind"].choices) == {
         "nimmt": "6 qui prend !",
         "six": "Six",
+        "surprise": "6 qui surprend",
         "highcard": "Higher card wins",
     }
     assert "threshold" in nimmt_form.fields
