@@ -53,6 +53,13 @@ def _send(messages: list[mail.EmailMessage], what: str) -> int:
         return 0
 
 
+def _player_name(user) -> str:
+    """Their name, with the username the admin finds them by when it is another."""
+    if user.shown_name == user.username:
+        return user.username
+    return f"{user.shown_name} ({user.username})"
+
+
 def _names(users: Iterable) -> str:
     return ", ".join(user.shown_name for user in users)
 
@@ -144,12 +151,8 @@ def join_request_waits(*, membership) -> int:
             lines = [
                 _("Hello %(name)s,") % {"name": admin.shown_name},
                 "",
-                _("%(player)s (%(username)s) asks to join %(league)s.")
-                % {
-                    "player": player.shown_name,
-                    "username": player.username,
-                    "league": league.name,
-                },
+                _("%(player)s asks to join %(league)s.")
+                % {"player": _player_name(player), "league": league.name},
                 _("Let them in from the league's page: %(url)s")
                 % {"url": absolute(league.get_absolute_url())},
             ]
@@ -214,12 +217,12 @@ def sheet_waits(*, sheet, by, again: bool = False) -> int:
                 opening % {"by": by.shown_name, "date": when, "season": season.name},
             ]
             if totals and len(totals) == len(seats):
+                scores = ", ".join(
+                    f"{seat.user.shown_name if seat.user else seat.bot} {total}"
+                    for seat, total in zip(seats, totals, strict=True)
+                )
                 lines.append(
-                    f"{game.score_label}: "
-                    + ", ".join(
-                        f"{seat.user.shown_name if seat.user else seat.bot} {total}"
-                        for seat, total in zip(seats, totals, strict=True)
-                    )
+                    _("%(unit)s: %(scores)s") % {"unit": game.score_label, "scores": scores}
                 )
             lines.append(_("Confirm it, or say what is wrong, here: %(url)s") % {"url": link})
             return subject, "\n".join(lines)

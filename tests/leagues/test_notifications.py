@@ -180,6 +180,7 @@ def test_a_join_request_mails_the_leagues_admins_with_the_waiting_list(
     assert sorted(m.to[0] for m in mail.outbox) == [alice.email, bob.email]
     message = the_mail_to(alice)
     assert message.subject == "Club: Zoé asks to join"
+    assert "Zoé (zoe) asks to join Club." in message.body
     assert SITE + club.get_absolute_url() in message.body
     admin_list = reverse("admin:leagues_membership_changelist")
     assert f"{SITE}{admin_list}?league__id__exact={club.pk}&status__exact=pending" in message.body
@@ -266,6 +267,7 @@ def test_an_entered_sheet_mails_its_other_players_with_its_link(
     assert "Heads: Alice 8, Bob 12, Carol 9" in message.body
     assert SITE + reverse("league_sheet", args=[sheet.pk]) in message.body
     assert "confirmez" in the_mail_to(carol).subject  # Carol reads French
+    assert "Têtes : Alice 8, Bob 12, Carol 9" in the_mail_to(carol).body
 
 
 def test_a_sheet_entered_by_an_admin_who_did_not_play_mails_every_player(
