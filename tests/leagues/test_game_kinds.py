@@ -197,3 +197,27 @@ def test_a_six_tournament_ranks_the_most_points_first(club, alice, bob, client):
     ]
     html = client.get(cup.get_absolute_url()).content.decode()
     assert "Most points first" in html and '<th class="num">Points</th>' in html
+
+
+def test_a_surprise_season_shows_standings_from_a_game_played_to_its_end(club, alice, bob, client):
+    """Issue 22: a league season of 6 qui surprend (heads per round, fewest first)."""
+    season = a_season(club, "surprise")
+    table = services.table_create(
+        user=alice, kind="surprise", seats_count=3, options={}, season=season
+    )
+    services.seat_join(table_id=table.pk, user=bob)
+    services.seat_add_bot(table_id=table.pk, user=alice, bot="surprise_heuristic")
+    services.table_start(table_id=table.pk, user=alice)
+    game = play_out(table)
+    totals = game.result["totals"]
+    assert len(game.result["rounds"]) == 2  # RULES §2.5: always two rounds
+    standings = {s.user.username: s for s in Standing.objects.filter(season=season)}
+    assert (standings["alice"].heads, standings["bob"].heads) == (totals[0], totals[1])
+    assert standings["alice"].rounds == 2
+    page = client.get(reverse("league", args=[club.slug]) + f"?season={season.pk}")
+    assert "6 qui surprend" in page.content.decode()
+    expected = sorted([("Alice", totals[0]), ("Bob", totals[1])], key=lambda pair: pair[1])
+    assert [row.player for row in page.context["rows"]] == [name for name, _t in expected] or (
+        totals[0] == totals[1]
+    )
+    assert PlayerRating.objects.get(user=alice, kind="surprise").games == 1
