@@ -20,6 +20,7 @@ from games import engine, paper
 from games.bots import BOTS as NIMMT_BOTS
 from games.bots import six as six_bots
 from games.bots import surprise as surprise_bots
+from games.bots.surprise.usage import SpecialUsage
 from games.engine.nimmt.options import MAX_PLAYERS, MIN_PLAYERS
 from games.models import BOT_CHOICES
 
@@ -62,6 +63,10 @@ class Kind:
     # The options of a table seated for a club evening or tournament: (event) -> the
     # engine's options. None: the engine's defaults.
     event_options: Callable | None = None
+    # What `manage.py simulate` watches in this game's games besides points and times:
+    # (seat bots' names) -> an object told `after(before, seat, decision, state, events,
+    # bots)` of each decision and `game_over()`, whose `report()` is printed.
+    simulation_watch: Callable | None = None
     # A score sheet written on paper (lines in the game's unit, `players` seats) -> the
     # score sheet rows and the result a game played here leaves; games.paper.SheetError
     # when it cannot be this game's. None: the game is not entered on paper.
@@ -350,5 +355,6 @@ SURPRISE = register(
         # Heads per round, fewer is better: the same sheet as 6 qui prend !'s.
         league_totals=column_totals,
         paper_sheet=_surprise_sheet,
+        simulation_watch=SpecialUsage,
     )
 )

@@ -79,6 +79,8 @@ class Report:
     seats: list[SeatStats]
     rounds: int = 0
     seconds: float = 0.0
+    # What the game's own watcher adds (games.kinds.Kind.simulation_watch), or "".
+    extra: str = ""
 
     @property
     def rounds_per_second(self) -> float:
@@ -104,8 +106,11 @@ def seat_bots(bots: list[str], players: int) -> list[str]:
     return [bots[seat % len(bots)] for seat in range(players)]
 
 
-def play_game(rules, players: int, options: dict, seed: int, bots: list, stats: list[SeatStats]):
-    """Play one game of the engine `rules` to its end; returns the engine's result."""
+def play_game(
+    rules, players: int, options: dict, seed: int, bots: list, stats: list[SeatStats], watch=None
+):
+    """Play one game of the engine `rules` to its end; returns the engine's result.
+    `watch`, if given, is told of each decision applied and of the game's end."""
     state = rules.new_game(players=players, options=options, seed=seed)
     while not rules.is_over(state):
         seat = rules.to_act(state)[0]
@@ -117,7 +122,12 @@ def play_game(rules, players: int, options: dict, seed: int, bots: list, stats: 
         stats[seat].times.append(spent)
         stats[seat].thinking_cpu += time.process_time() - started_cpu
         stats[seat].decisions += 1
-        state, _ = rules.apply(state, seat, decision)
+        before = state
+        state, events = rules.apply(state, seat, decision)
+        if watch is not None:
+            watch.after(before, seat, decision, state, events, bots)
+    if watch is not None:
+        watch.game_over()
     return rules.result(state)
 
 
@@ -143,11 +153,13 @@ def simulate(
     if unknown:
         raise KeyError(f"unknown bot(s) {unknown}; known bots: {', '.join(known)}")
     report = Report(game, players, games, seed, options, [SeatStats(name) for name in names])
+    watcher = kinds.get(game).simulation_watch
+    watch = watcher(names) if watcher is not None else None
     started = time.perf_counter()
     for index in range(games):
         game_seed = seed * 1_000_003 + index
         table = [get_bot(name, seed=game_seed * 31 + seat) for seat, name in enumerate(names)]
-        result = play_game(rules, players, options, game_seed, table, report.seats)
+        result = play_game(rules, players, options, game_seed, table, report.seats, watch)
         for seat in result["winners"]:
             report.seats[seat].wins += 1
             report.seats[seat].shared += len(result["winners"]) > 1
@@ -160,6 +172,8 @@ def simulate(
         if on_game is not None:
             on_game(index, result)
     report.seconds = time.perf_counter() - started
+    if watch is not None:
+        report.extra = watch.report()
     return report
 
 
@@ -185,4 +199,6 @@ def format_report(report: Report) -> str:
         f"{report.rounds} rounds in {report.seconds:.1f} s: "
         f"{report.rounds_per_second:.1f} rounds per second"
     )
+    if report.extra:
+        lines.append(report.extra)
     return "\n".join(lines)

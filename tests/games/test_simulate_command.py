@@ -79,3 +79,24 @@ def test_the_report_counts_shared_wins_as_wins():
 
 def test_short_bot_lists_are_cycled_to_fill_the_table():
     assert seat_bots(["expert", "random"], 5) == ["expert", "random"] * 2 + ["expert"]
+
+
+def test_six_qui_surprend_reports_each_specials_uses_and_heads_saved():
+    """Issue 22: per bot, how often each special was used and the heads it saved."""
+    output = run(
+        "--game", "surprise", "--games", "3", "--bots", "surprise_heuristic,surprise_random"
+    )
+    lines = output.splitlines()
+    start = lines.index("specials: uses per game per seat / mean heads saved per use")
+    header = lines[start + 1].split()
+    assert header[1:] == [
+        "stop", "glisser", "inserer", "remplacer", "negatif_positif", "5e_serie",
+        "7_qui_surprend", "exchange",
+    ]  # fmt: skip
+    rows = {line.split()[0]: line for line in lines[start + 2 :]}
+    assert set(rows) == {"surprise_heuristic", "surprise_random"}
+    cells = re.findall(r"(\d+\.\d+) / ([+-]\d+\.\d+|—)", rows["surprise_heuristic"])
+    assert len(cells) == 7
+    # Négatif = Positif always saves: the heads of the cards it removed.
+    uses, saved = cells[4]
+    assert float(uses) > 0 and float(saved) > 0
