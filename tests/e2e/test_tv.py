@@ -8,6 +8,7 @@ import re
 import time
 
 import pytest
+from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.test_play_in_browser import (
     ARTIFACTS,
@@ -149,9 +150,21 @@ async def test_the_tv_fits_the_screen_turns_its_panels_and_follows_the_game(
             player = await (await chromium.new_context(locale="en-US", viewport=PHONE)).new_page()
             await log_in(player, server, username)
             await player.goto(f"{server.url}/tables/{table}/")
-            card = player.locator("#hand button.cardbtn").first
-            await card.click()
-            await card.click()
+            # A tap before the table's socket is open goes nowhere: tap again until the
+            # player's own screen shows the card chosen (or the turn revealed).
+            for _attempt in range(5):
+                card = player.locator("#hand button.cardbtn").first
+                await card.click()
+                await card.click()
+                try:
+                    await player.wait_for_function(
+                        "v => Number(document.querySelector('#players').dataset.version) > v",
+                        arg=before,
+                        timeout=2000,
+                    )
+                    break
+                except PlaywrightTimeout:
+                    continue
             await page.wait_for_function(
                 f"v => ({GAME_VERSION})() > v", arg=before, timeout=TIMEOUT_MS
             )
