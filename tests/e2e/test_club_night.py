@@ -10,6 +10,7 @@ import json
 
 import pytest
 
+from tests.e2e.helpers import log_in
 from tests.e2e.test_play_in_browser import DESKTOP, PASSWORD, PHONE, TIMEOUT_MS
 from tests.live import conftest as live
 
@@ -80,14 +81,6 @@ print(json.dumps(entry.pk))
 
 def last_json(output: str):
     return json.loads(output.strip().splitlines()[-1])
-
-
-async def log_in(page, server, username):
-    await page.goto(f"{server.url}/accounts/login/")
-    await page.fill("#id_username", username)
-    await page.fill("#id_password", PASSWORD)
-    await page.click("main form button[type=submit]")
-    await page.wait_for_load_state()
 
 
 async def test_a_club_night_from_the_admin_to_the_standings(daphne_server, chromium):

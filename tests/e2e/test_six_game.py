@@ -27,14 +27,13 @@ Screenshots are written to tests/e2e/artifacts/six-{play,end}-{phone,desktop}.pn
 (git-ignored).
 """
 
-import asyncio
 import json
 import random
-import sys
 import time
 
 import pytest
 
+from tests.e2e.helpers import GameReader
 from tests.e2e.test_play_in_browser import (
     ARTIFACTS,
     DESKTOP,
@@ -139,46 +138,6 @@ for line in sys.stdin:
 """
 
 
-class GameReader:
-    """The game's state in the database, through a `manage.py shell` of the server's."""
-
-    def __init__(self, server):
-        self.server = server
-        self.process = None
-
-    async def start(self):
-        self.process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "manage.py",
-            "shell",
-            "--no-imports",
-            "-c",
-            READER,
-            cwd=live.ROOT,
-            env=self.server.env,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-        )
-
-    async def read(self, table_id: int) -> dict:
-        self.process.stdin.write(f"{table_id}\n".encode())
-        await self.process.stdin.drain()
-        while True:
-            line = await asyncio.wait_for(self.process.stdout.readline(), 30)
-            assert line, "the state reader stopped"
-            if line.startswith(b"STATE "):
-                return json.loads(line[len(b"STATE ") :])
-
-    async def stop(self):
-        if self.process and self.process.returncode is None:
-            self.process.stdin.close()
-            try:
-                await asyncio.wait_for(self.process.wait(), 10)
-            except TimeoutError:
-                self.process.kill()
-                await self.process.wait()
-
-
 def hand_inside(box) -> bool:
     return (
         box["top"] >= -0.5
@@ -247,7 +206,7 @@ async def test_a_whole_game_of_six_in_browsers(daphne_server, chromium, size):
     for page in pages:
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.on("console", lambda message: note_console_error(errors, message))
-    reader = GameReader(server)
+    reader = GameReader(server, READER)
     try:
         usernames = [f"six_{username}_{label}" for username, _ in PLAYERS]
         for page, username, (_, display_name) in zip(pages, usernames, PLAYERS, strict=True):
