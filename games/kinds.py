@@ -22,7 +22,7 @@ from games.bots import six as six_bots
 from games.bots import surprise as surprise_bots
 from games.bots.surprise.usage import SpecialUsage
 from games.engine.nimmt.options import MAX_PLAYERS, MIN_PLAYERS
-from games.models import BOT_CHOICES
+from games.models import BOT_CHOICES, Seat
 
 
 @dataclass(frozen=True)
@@ -107,6 +107,10 @@ def register(kind: Kind) -> Kind:
         raise ValueError(f"game {kind.name!r} is already registered")
     if kind.name != kind.engine.KIND:
         raise ValueError(f"the engine of {kind.name!r} is {kind.engine.KIND!r}'s")
+    longest = Seat._meta.get_field("bot").max_length
+    too_long = [name for name in kind.bots if len(name) > longest]
+    if too_long:
+        raise ValueError(f"bot names longer than a seat keeps ({longest}): {too_long}")
     taken = set(kind.bots) & {name for other in _KINDS.values() for name in other.bots}
     if taken:
         raise ValueError(f"bot names already used by another game: {', '.join(sorted(taken))}")

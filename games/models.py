@@ -112,7 +112,7 @@ class Seat(models.Model):
         verbose_name=_("player"),
     )
     # A bot of the table's game (games.kinds: each game registers its bots' names).
-    bot = models.CharField(_("bot"), max_length=16, blank=True)
+    bot = models.CharField(_("bot"), max_length=32, blank=True)
     # A player who left is played by the RULES §1.8 fallback until they come back.
     away = models.BooleanField(_("away"), default=False)
     # Decisions the time limit took for this player in a row since their own last one

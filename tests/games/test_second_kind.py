@@ -224,3 +224,29 @@ def test_a_record_of_the_second_game_that_breaks_its_rules_names_the_turn(highca
     played = [[state.hands[0][i], state.hands[1][i]] for i in range(highcard.TURNS)]
     result = HIGHCARD.read_record({**record, "turns": played})
     assert sum(result["totals"]) == highcard.TURNS
+
+
+def test_a_game_cannot_name_a_bot_longer_than_a_seat_keeps(highcard_kind):
+    rules = SimpleNamespace(KIND="highcard3", record=highcard.record, replay=highcard.replay)
+    name = "b" * 33
+    other = kinds.Kind(
+        name="highcard3",
+        label="x",
+        engine=rules,
+        options_form=kinds.OptionsForm,
+        players=range(2, 3),
+        bots={name: next(iter(HIGHCARD.bots.values()))},
+    )
+    with pytest.raises(ValueError, match="longer than a seat keeps"):
+        kinds.register(other)
+
+
+@pytest.mark.django_db
+def test_every_registered_bot_fits_a_seat(alice):
+    """surprise_heuristic is 18 letters: a seat keeps it (PostgreSQL checks the length)."""
+    from games.models import Seat, Table
+
+    table = Table.objects.create(created_by=alice, seats_count=8, kind="surprise")
+    for position, name in enumerate(n for kind in kinds.registered() for n in kind.bots):
+        Seat.objects.create(table=table, position=position, bot=name)
+    assert table.seats.filter(bot="surprise_heuristic").exists()
