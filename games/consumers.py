@@ -62,7 +62,7 @@ DISCARD_SECONDS = 2
 RECEIVE_STOP_TRIES = 10
 
 
-class _HtmlConsumer(AsyncWebsocketConsumer):
+class HtmlConsumer(AsyncWebsocketConsumer):
     """A consumer that sends HTML frames and closes without waiting on the channel layer.
 
     Channels' consumer loop (`await_many_dispatch`) cancels its pending layer receive when
@@ -187,7 +187,7 @@ class _HtmlConsumer(AsyncWebsocketConsumer):
         return settings.LANGUAGE_CODE
 
 
-class LobbyConsumer(_HtmlConsumer):
+class LobbyConsumer(HtmlConsumer):
     """Pushes the list of open tables to signed-in players as it changes."""
 
     async def connect(self):
@@ -233,7 +233,7 @@ class LobbyConsumer(_HtmlConsumer):
             return render_to_string("games/notice.html", {"code": code, "message": message})
 
 
-class TableConsumer(_HtmlConsumer):
+class TableConsumer(HtmlConsumer):
     """One per open table page: the player's (or spectator's) live view of one table.
 
     Frames (docs/protocol.md): a whole `#live` when the decision point moved (a reveal, a
@@ -433,7 +433,7 @@ async def _read(table_id: int):
 
 def _stop_receiving(receiving: asyncio.Future, tries: int) -> None:
     """Cancel a layer receive that its socket no longer waits for; cancel it again a
-    second later while it runs (a lost cancellation, see _HtmlConsumer)."""
+    second later while it runs (a lost cancellation, see HtmlConsumer)."""
     if receiving.done():
         if not receiving.cancelled():
             receiving.exception()  # retrieved: a failed receive of a closed socket is no news

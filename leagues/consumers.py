@@ -10,7 +10,7 @@ import asyncio
 
 from channels.db import database_sync_to_async
 
-from games.consumers import NOT_FOUND, REFUSED, _HtmlConsumer, user_group
+from games.consumers import NOT_FOUND, REFUSED, HtmlConsumer, user_group
 from games.services import table_group
 from leagues import tv
 
@@ -19,7 +19,7 @@ from leagues import tv
 SETTLE_SECONDS = 0.4
 
 
-class TvConsumer(_HtmlConsumer):
+class TvConsumer(HtmlConsumer):
     async def connect(self):
         user = self.scope["user"]
         if not user.is_authenticated:

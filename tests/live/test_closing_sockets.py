@@ -3,7 +3,7 @@
 On PostgreSQL and Redis, daphne once logged "took too long to shut down and was killed"
 for a closed table socket: Channels waited for the socket's channel-layer receive to end,
 and a cancellation lost inside channels-redis/redis-py left that receive looping on
-BZPOPMIN for good (games.consumers._HtmlConsumer). Daphne kills an application still
+BZPOPMIN for good (games.consumers.HtmlConsumer). Daphne kills an application still
 running 10 s after its socket closed (`--application-close-timeout`), and says so.
 """
 
