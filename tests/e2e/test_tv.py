@@ -3,6 +3,7 @@ without scrolling, turns its panels by itself, and follows a table's game over i
 as a spectator sees it; on a phone it still shows its panels. No frame it receives names a
 card of anyone's hand."""
 
+import asyncio
 import json
 import re
 import time
@@ -149,7 +150,15 @@ async def test_the_tv_fits_the_screen_turns_its_panels_and_follows_the_game(
         for username in last_json(server.shell(PLAYERS.format(table=table))):
             player = await (await chromium.new_context(locale="en-US", viewport=PHONE)).new_page()
             await log_in(player, server, username)
+            # The table's socket is open (its first frame, the table, has come) before
+            # the player taps.
+            heard = asyncio.Event()
+            player.on(
+                "websocket",
+                lambda socket, heard=heard: socket.on("framereceived", lambda _f: heard.set()),
+            )
             await player.goto(f"{server.url}/tables/{table}/")
+            await asyncio.wait_for(heard.wait(), TIMEOUT_MS / 1000)
             # A tap before the table's socket is open goes nowhere: tap again until the
             # player's own screen shows the card chosen (or the turn revealed).
             for _attempt in range(5):
