@@ -62,7 +62,10 @@ def test_a_league_admin_cannot_open_another_leagues_pages(club_admin, rivals):
     for url in (
         reverse("admin:leagues_league_change", args=[rivals.pk]),
         reverse("admin:leagues_season_change", args=[other_season.pk]),
-        reverse("admin:leagues_membership_change", args=[rivals.memberships.get(user__username="zoe").pk]),
+        reverse(
+            "admin:leagues_membership_change",
+            args=[rivals.memberships.get(user__username="zoe").pk],
+        ),
     ):
         response = club_admin.get(url)
         assert response.status_code in (302, 403, 404), url
