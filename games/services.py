@@ -694,6 +694,19 @@ def table_paper(*, table_id: int) -> Table:
     return table
 
 
+def paper_seats(*, table_id: int, users: list) -> None:
+    """The players of a table played on paper, in seat order, in place of whoever sat there
+    (its score sheet names them). For the app that enters the sheet, which checks them."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if not table.paper or table.status == Table.Status.FINISHED:
+            raise ServiceError("not_paper", _("This table is not waiting for a score sheet."))
+        table.seats.all().delete()
+        for position, user in enumerate(users):
+            Seat.objects.create(table=table, position=position, user=user)
+        _announce_on_commit(table, lobby=True)
+
+
 def paper_result(*, table_id: int, lines, finished_at=None) -> Game:
     """End a table played on paper with its score sheet (`lines`, in the game's unit):
     the table's game, finished, whose result enters its season like a game played here.

@@ -155,7 +155,11 @@ def night_context(event) -> dict:
     replacement, and the present players who cannot be seated, with why."""
     season = event.season
     game = season.game
-    slots = list(event.seated_tables.select_related("table").prefetch_related("table__seats__user"))
+    slots = list(
+        event.seated_tables.select_related("table__score_sheet").prefetch_related(
+            "table__seats__user"
+        )
+    )
     rounds: dict[int, list] = {}
     for slot in slots:
         seats = [

@@ -7,9 +7,8 @@ Reads only; the pages are leagues.club_views.
 from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ObjectDoesNotExist
 
-from leagues import scoring
+from leagues import scoring, selectors
 
 # Lines of an empty score grid when the table's options do not fix the number of rounds
 # (a game to a threshold, or to a target): enough for most games, a spare at the end.
@@ -46,7 +45,7 @@ def round_sheet(event, number: int) -> list[SheetTable]:
         .order_by("number")
     )
     slots = list(slots)
-    reserved = {pk for slot in slots for pk in (getattr(slot, "reserved_for", None) or [])}
+    reserved = {pk for slot in slots for pk in slot.reserved_for}
     users = get_user_model().objects.in_bulk(reserved) if reserved else {}
     tables = []
     for slot in slots:
@@ -54,8 +53,7 @@ def round_sheet(event, number: int) -> list[SheetTable]:
         if seats:
             players = [str(seat.name) for seat in seats]
         else:
-            reserved_for = getattr(slot, "reserved_for", None) or []
-            players = [users[pk].shown_name for pk in reserved_for if pk in users]
+            players = [users[pk].shown_name for pk in slot.reserved_for if pk in users]
         tables.append(
             SheetTable(
                 number=slot.number, table=slot.table, players=players, rows=sheet_rows(slot.table)
@@ -134,22 +132,11 @@ def event_results(event) -> Results:
         result = TableResult(round=slot.round, number=slot.number, table=slot.table)
         game = getattr(slot.table, "game", None)
         outcome = game.result if game is not None and game.finished_at else None
-        entry = _league_entry(game)
-        result.void = bool(entry is not None and getattr(entry, "void", False))
+        result.void = game is not None and selectors.is_void(game)
         if outcome and not result.void:
             result.lines = _ranking(slot.table, outcome, higher_wins)
         tables.append(result)
     return Results(tables=tables, best=_best(tables, higher_wins))
-
-
-def _league_entry(game):
-    """The game's entry in its season (None before it entered)."""
-    if game is None:
-        return None
-    try:
-        return game.league_entry
-    except ObjectDoesNotExist:
-        return None
 
 
 def _ranking(table, outcome: dict, higher_wins: bool) -> list[ResultLine]:

@@ -52,6 +52,17 @@ class Tally:
     last_played: datetime | None = None
     trend: list = field(default_factory=list)
 
+    def add(self, *, heads: int, rounds: int, won: bool, points: int, when: datetime) -> None:
+        """One more game (or counted absence) of these heads (or points) over `rounds`."""
+        self.games += 1
+        self.rounds += rounds
+        self.heads += heads
+        self.wins += won
+        self.points += points
+        if self.last_played is None or when > self.last_played:
+            self.last_played = when
+        self.trend = [*self.trend, [heads, rounds]][-TREND_LENGTH:]
+
 
 @dataclass(frozen=True)
 class Line:
@@ -124,15 +135,8 @@ def enter(
         place = placed[seat]
         points = points_for(place, points_table)
         tally = tallies[user]
-        tally.games += 1
-        tally.rounds += outcome.rounds
-        tally.heads += heads
-        tally.wins += place == 1
-        tally.points += points
+        tally.add(heads=heads, rounds=outcome.rounds, won=place == 1, points=points, when=when)
         tally.mu, tally.sigma = mu, sigma
-        if tally.last_played is None or when > tally.last_played:
-            tally.last_played = when
-        tally.trend = [*tally.trend, [heads, outcome.rounds]][-TREND_LENGTH:]
         lines.append(Line(user, seat, heads, outcome.rounds, place, place == 1, points, mu, sigma))
     return lines
 
@@ -140,12 +144,7 @@ def enter(
 def enter_absence(tally: Tally, score: int, *, when: datetime) -> None:
     """An absence or a bye that the season counts: one game of one round with `score`
     (heads, or points), no win, no placement points, the rating unchanged."""
-    tally.games += 1
-    tally.rounds += 1
-    tally.heads += score
-    if tally.last_played is None or when > tally.last_played:
-        tally.last_played = when
-    tally.trend = [*tally.trend, [score, 1]][-TREND_LENGTH:]
+    tally.add(heads=score, rounds=1, won=False, points=0, when=when)
 
 
 def enter_overall(

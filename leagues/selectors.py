@@ -5,7 +5,7 @@ up to date as games end): one query however many games the season holds.
 """
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime
 
 from django.db.models import BooleanField, Count, Exists, ExpressionWrapper, F, OuterRef, Q
@@ -19,6 +19,7 @@ from leagues.models import (
     Placing,
     PlayerRating,
     Season,
+    SeatingMethod,
     Standing,
     conservative,
 )
@@ -137,7 +138,8 @@ def season_months(season: Season) -> list:
 def _month_totals(season: Season, month) -> list[Standing]:
     """The season's standings over the games of one month, added up from their placings
     (unsaved Standing rows: the rating is the one after the player's last game of it)."""
-    totals: dict[int, Standing] = {}
+    tallies: dict[int, scoring.Tally] = {}
+    users = {}
     placings = (
         Placing.objects.filter(
             season=season, finished_at__year=month.year, finished_at__month=month.month
@@ -146,18 +148,20 @@ def _month_totals(season: Season, month) -> list[Standing]:
         .order_by("entry_id")
     )
     for placing in placings:
-        standing = totals.get(placing.user_id)
-        if standing is None:
-            standing = totals[placing.user_id] = Standing(season=season, user=placing.user)
-        standing.games += 1
-        standing.rounds += placing.rounds
-        standing.heads += placing.heads
-        standing.wins += placing.won
-        standing.points += placing.points
-        standing.mu, standing.sigma = placing.mu, placing.sigma
-        standing.last_played = placing.finished_at
-        standing.trend = [*standing.trend, [placing.heads, placing.rounds]][-scoring.TREND_LENGTH :]
-    return list(totals.values())
+        tally = tallies.setdefault(placing.user_id, scoring.Tally())
+        users[placing.user_id] = placing.user
+        tally.add(
+            heads=placing.heads,
+            rounds=placing.rounds,
+            won=placing.won,
+            points=placing.points,
+            when=placing.finished_at,
+        )
+        tally.mu, tally.sigma = placing.mu, placing.sigma
+    return [
+        Standing(season=season, user=users[user_id], **asdict(tally))
+        for user_id, tally in tallies.items()
+    ]
 
 
 def _best_results(season: Season, rows: list[StandingRow], month=None) -> None:
@@ -223,7 +227,11 @@ def seat_standings(*, table, users) -> dict:
         for row in season_standings(season=table.season):
             if row.standing.user_id in wanted:
                 ranks[row.standing.user_id] = row.rank
-        entry = LeagueGame.objects.filter(game__table=table, void=False).first()
+        entry = (
+            LeagueGame.objects.filter(game__table=table, void=False)
+            .select_related("game", "season")
+            .first()
+        )
         if entry is not None:
             changes = game_rating_changes(entry=entry, users=users)
     return {
@@ -237,43 +245,44 @@ def signed(delta: float) -> str:
     return f"{delta:+.1f}".replace("-", "−")
 
 
+def _rating_moves(placings):
+    """(user, table id, change) of each placing, from (user, table id, kind, overall mu,
+    overall sigma) rows in the order the games entered: the move of the user's overall
+    rating in that game since their previous league game of it."""
+    start = conservative(START_MU, START_SIGMA)
+    previous: dict[tuple, float] = {}
+    for user_id, table_id, kind, mu, sigma in placings:
+        after = conservative(mu, sigma)
+        yield user_id, table_id, signed(after - previous.get((user_id, kind), start))
+        previous[user_id, kind] = after
+
+
+def _placings_in_order(**where):
+    return (
+        Placing.objects.filter(**where)
+        .exclude(entry__void=True)
+        .order_by("entry_id")
+        .values_list(
+            "user_id", "entry__game__table_id", "season__kind", "overall_mu", "overall_sigma"
+        )
+    )
+
+
 def game_rating_changes(*, entry, users) -> dict[int, str]:
     """How much each member's overall rating in the game moved with this league game."""
-    kind = entry.season.kind
-    changes = {}
-    for placing in Placing.objects.filter(entry=entry, user_id__in=users):
-        before = (
-            Placing.objects.filter(
-                user_id=placing.user_id, season__kind=kind, entry_id__lt=entry.pk
-            )
-            .exclude(entry__void=True)
-            .order_by("-entry_id")
-            .values_list("overall_mu", "overall_sigma")
-            .first()
-        )
-        previous = conservative(*before) if before else conservative(START_MU, START_SIGMA)
-        changes[placing.user_id] = signed(
-            conservative(placing.overall_mu, placing.overall_sigma) - previous
-        )
-    return changes
+    placings = _placings_in_order(
+        user_id__in=users, season__kind=entry.season.kind, entry_id__lte=entry.pk
+    )
+    table_id = entry.game.table_id
+    return {user: change for user, table, change in _rating_moves(placings) if table == table_id}
 
 
 def player_rating_changes(*, player) -> dict[int, str]:
     """How much each of the player's league games moved their overall rating in its game,
     by table id (the profile's list of games)."""
-    previous: dict[str, float] = {}
-    changes = {}
-    placings = (
-        Placing.objects.filter(user=player)
-        .exclude(entry__void=True)
-        .order_by("entry_id")
-        .values_list("entry__game__table_id", "season__kind", "overall_mu", "overall_sigma")
-    )
-    for table_id, kind, mu, sigma in placings:
-        after = conservative(mu, sigma)
-        changes[table_id] = signed(after - previous.get(kind, conservative(START_MU, START_SIGMA)))
-        previous[kind] = after
-    return changes
+    return {
+        table: change for _user, table, change in _rating_moves(_placings_in_order(user=player))
+    }
 
 
 def _sorted_by(rows, column: str, descending: bool):
@@ -461,7 +470,7 @@ def tournament_standings(*, tournament) -> list[TournamentRow]:
         def key(r):
             return (sign * round(r.duplicate or 0.0, 9), sign * r.heads)
 
-    elif tournament.seating == "swiss":
+    elif tournament.seating == SeatingMethod.SWISS:
 
         def key(r):
             return (-r.points, -r.opponents, sign * r.heads)

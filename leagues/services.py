@@ -17,7 +17,6 @@ from games import kinds
 from leagues import notify, scoring, seating
 from leagues.models import (
     Absence,
-    EveningTable,
     LeagueGame,
     Membership,
     Placing,
@@ -50,7 +49,7 @@ class LeagueError(Exception):
 def check_can_sit(*, table, user) -> None:
     """A league table seats only active members of its league, while its season is open;
     a table seated for a club night, only the players seated there."""
-    if table.reserved and user.pk not in _seated_slot(table).reserved_for:
+    if table.reserved and user.pk not in _reserved_for(table):
         raise LeagueError(
             "reserved", _("This table's seats are kept for the players seated there.")
         )
@@ -65,14 +64,15 @@ def check_can_sit(*, table, user) -> None:
         raise LeagueError("not_member", _("Only members of this league can sit at this table."))
 
 
-def _seated_slot(table):
-    """The evening's or tournament's slot of a table its seating made."""
+def _reserved_for(table) -> list[int]:
+    """Who may sit at a reserved table: the players its evening's or tournament's seating
+    kept it for (nobody, for a table no seating made: a game entered on paper)."""
     for name in ("evening_slot", "tournament_slot"):
         # A missing reverse one-to-one raises an AttributeError: getattr's default.
         slot = getattr(table, name, None)
         if slot is not None:
-            return slot
-    return EveningTable(reserved_for=[])  # reserved by no seating: nobody sits
+            return slot.reserved_for
+    return []
 
 
 def membership_request(*, league, user, invite_code: str = "") -> Membership:
@@ -477,19 +477,18 @@ def seating_generate(*, event, seed: int | None = None) -> list:
         duplicate = is_tournament and event.duplicate
         if len(players) < 2:
             raise LeagueError("bad_count", _("At least two present players are needed."))
+        final = is_tournament and event.final_after and last_round == event.final_after
         ranks = None
-        if event.seating in (SeatingMethod.STANDING, SeatingMethod.SWISS):
+        if final or event.seating in (SeatingMethod.STANDING, SeatingMethod.SWISS):
             # Swiss: the tournament's standings rank by points, then opponents' points.
-            ranks = _ranks(event, list(players), rng, is_tournament and last_round > 0)
+            ranks = _ranks(event, list(players), rng, final or (is_tournament and last_round > 0))
         seated = sorted(players)
         byes = []
-        final = is_tournament and event.final_after and last_round == event.final_after
         if final:
             # The final table: the best of the tournament so far, among the present.
-            ranks = _ranks(event, list(players), rng, True)
             seated = sorted(sorted(players, key=lambda pk: ranks[pk])[: event.final_size])
             duplicate = False
-        if duplicate and len(players) % event.table_size:
+        if duplicate and len(seated) % event.table_size:
             # Every table of a duplicate round is the same size: the last in the ranking
             # (by standing), or players drawn at random, sit this round out.
             order = (
@@ -497,7 +496,7 @@ def seating_generate(*, event, seed: int | None = None) -> list:
                 if ranks
                 else rng.sample(seated, len(seated))
             )
-            cut = len(players) - len(players) % event.table_size
+            cut = len(seated) - len(seated) % event.table_size
             seated, byes = sorted(order[:cut]), order[cut:]
             if not seated:
                 raise LeagueError(
@@ -751,7 +750,7 @@ def sheet_enter(
     """
     from games import paper
     from games import services as game_services
-    from games.models import Seat, Table
+    from games.models import Table
 
     league = season.league
     is_admin = league.is_admin(user)
@@ -821,11 +820,7 @@ def sheet_enter(
                 game_services.table_paper(table_id=table.pk)
             if hasattr(table, "score_sheet"):
                 raise LeagueError("has_sheet", _("This table's sheet is already entered."))
-            table.seats.all().delete()
-        Seat.objects.bulk_create(
-            Seat(table=table, position=position, user=player)
-            for position, player in enumerate(players)
-        )
+        game_services.paper_seats(table_id=table.pk, users=players)
         sheet = ScoreSheet.objects.create(
             table=table, season=season, played_on=played_on, lines=lines, entered_by=user
         )

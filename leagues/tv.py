@@ -20,7 +20,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from games import rendering
-from games.models import Game, Table
+from games.models import Table
 from leagues import selectors
 from leagues.models import Evening, EveningTable, Season, Tournament, TournamentTable
 
@@ -96,7 +96,10 @@ def current_round(event) -> TvRound:
     if number is None:
         return TvRound(number=None, tables=[], slots=[])
     slots = list(
-        event.seated_tables.filter(round=number).select_related("table").order_by("number")
+        event.seated_tables.filter(round=number)
+        .select_related("table__game")
+        .prefetch_related("table__seats__user")
+        .order_by("number")
     )
     finished = all(slot.table.status == Table.Status.FINISHED for slot in slots)
     secret = bool(getattr(event, "duplicate", False)) and not finished
@@ -107,10 +110,10 @@ def current_round(event) -> TvRound:
 def _tv_table(slot, higher_wins: bool, secret: bool) -> TvTable:
     table = slot.table
     shown = TvTable(number=slot.number, table=table)
-    game = Game.objects.filter(table_id=table.pk).only("finished_at", "result").first()
+    game = getattr(table, "game", None)
     if game is not None and game.finished_at and game.result:
         # Over: its result says it all (a game played on paper has no state to view).
-        seats = table.seats.select_related("user").order_by("position")
+        seats = table.seats.all()
         totals = game.result["totals"]
         names = {seat.position: str(seat.name) for seat in seats}
         players = [
@@ -201,7 +204,7 @@ def game_frame(event, tv_round: TvRound, language: str) -> dict:
         return {"chosen": chosen, "missing": True}
     if tv_round.secret:
         return {"chosen": chosen, "table": slot.table, "secret": True}
-    if getattr(slot.table, "paper", False):  # played with real cards: nothing to watch
+    if slot.table.paper:  # played with real cards: nothing to watch
         return {"chosen": chosen, "table": slot.table, "paper": True}
     snapshot = rendering.read_snapshot(slot.table_id, keep=False)
     if snapshot is None or snapshot.game is None:
