@@ -11,6 +11,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.core.cache import cache
 from django.shortcuts import render
 from django.utils.translation import ngettext
+from ipware import get_client_ip
 
 RESET_WINDOW_SECONDS = 3600
 
@@ -37,8 +38,16 @@ def lockout_page(request, original_response=None, credentials=None):
 
 
 def client_address(request) -> str:
-    # daphne --proxy-headers puts the client's address here behind the proxy (docs/deploy.md).
-    return request.META.get("REMOTE_ADDR", "")
+    """The client's address, read as django-axes reads it for lockouts: django-ipware
+    with the settings that TRUSTED_PROXIES sets (config/settings.py), so a forged
+    X-Forwarded-For moves neither count. Empty when the request carries no address."""
+    address, _routable = get_client_ip(
+        request,
+        proxy_order=settings.AXES_IPWARE_PROXY_ORDER,
+        proxy_count=settings.AXES_IPWARE_PROXY_COUNT,
+        request_header_order=settings.AXES_IPWARE_META_PRECEDENCE_ORDER,
+    )
+    return address or ""
 
 
 def _count(kind: str, who: str) -> int:

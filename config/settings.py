@@ -252,6 +252,26 @@ AXES_LOCKOUT_CALLABLE = "accounts.throttling.lockout_page"
 AXES_DISABLE_ACCESS_LOG = True
 # Axes announces its configuration at every start; commands' output stays what they print.
 AXES_VERBOSE = False
+# The client's address, for these lockouts and the reset limits below, as django-ipware
+# reads it (accounts/throttling.py asks it the same way). TRUSTED_PROXIES is how many
+# proxies stand in front of daphne, each adding to X-Forwarded-For the address it was
+# reached from (docs/deploy.md): the client is then the header's TRUSTED_PROXIES-th entry
+# from the right, and whatever the client wrote on their left is ignored. With 0, daphne
+# is reached directly: the connection's own address counts and the header is ignored.
+TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0)
+if TRUSTED_PROXIES < 0:
+    raise ImproperlyConfigured(f"TRUSTED_PROXIES must be 0 or more, not {TRUSTED_PROXIES}")
+if TRUSTED_PROXIES:
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ("HTTP_X_FORWARDED_FOR",)
+    # ipware counts the entries on the client's right; the last proxy is the connection.
+    AXES_IPWARE_PROXY_COUNT = TRUSTED_PROXIES - 1
+else:
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
+    AXES_IPWARE_PROXY_COUNT = None
+AXES_IPWARE_PROXY_ORDER = "left-most"
+# Entries a client wrote before the proxies' own (kept by a proxy that appends) must not
+# void the whole header: ipware's strict mode would drop it for its length.
+IPWARE_STRICT = False
 # Password-reset mails within an hour: to one address (beyond it the form answers as
 # usual and sends nothing, so it tells nobody whether the address has an account), and
 # requests from one client address (beyond it the form says to wait).
@@ -319,6 +339,8 @@ if not DEBUG:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    # Load balancers probe over plain http: the health check answers there too.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True

@@ -49,6 +49,37 @@ def test_it_answers_503_when_redis_is_down():
     assert answer["body"] == {"status": "unavailable", "database": True, "channel_layer": False}
 
 
+# Asks over plain http, as a load balancer's health check does, under production settings.
+PLAIN_HTTP_PROBE = """
+import django, json
+django.setup()
+from django.test import Client
+client = Client()
+health, home = client.get("/healthz"), client.get("/")
+print(json.dumps({"healthz": health.status_code, "home": home.status_code,
+                  "home_location": home.get("Location")}))
+"""
+
+
+def test_it_answers_plain_http_while_the_rest_of_the_site_redirects_to_https():
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", DEBUG="0")
+    env.update(SECRET_KEY="p" * 50, ALLOWED_HOSTS="testserver", SECURE_SSL_REDIRECT="1")
+    env["DATABASE_URL"] = "sqlite:///:memory:"
+    done = subprocess.run(
+        [sys.executable, "-c", PLAIN_HTTP_PROBE],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout.strip().splitlines()[-1])
+    assert answer["healthz"] == 200
+    assert answer["home"] == 301
+    assert answer["home_location"] == "https://testserver/"
+
+
 @pytest.mark.django_db(transaction=True)
 async def test_the_channel_layer_check_answers_beside_quiet_sockets(alice, bob):
     """A table socket's receive loop waits on the channel layer while its channel is quiet
