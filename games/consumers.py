@@ -20,6 +20,8 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from chat import live as chat_live
 from chat import rendering as chat_rendering
@@ -34,6 +36,12 @@ log = logging.getLogger(__name__)
 # Policy-violation close code for a socket that is not allowed in (docs/protocol.md).
 REFUSED = 4401
 NOT_FOUND = 4404
+# "Try again later" (1013): the channel layer (Redis) could not be reached while the
+# socket connected. htmx's ws extension reconnects on it after a pause. Daphne sends it
+# through games.shutdown's override, as 1012.
+TRY_AGAIN_LATER = shutdown.TRY_AGAIN_LATER
+# What channels-redis raises when Redis is down or does not answer in time.
+LAYER_UNREACHABLE = (RedisConnectionError, RedisTimeoutError)
 
 
 def user_group(user_id: int) -> str:
@@ -85,7 +93,35 @@ class HtmlConsumer(AsyncWebsocketConsumer):
     def channel_receive(self, layer_receive):
         self._layer_receive = layer_receive
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Set once the socket is accepted, its groups joined: only then does the loop read
+        # the layer. A socket refused at connect never reads it, so with Redis down the
+        # failure is its connect's alone (websocket_connect), not a receive's traceback.
+        self.listening = asyncio.Event()
+        self.layer_unreachable = False
+
+    async def websocket_connect(self, message):
+        try:
+            await super().websocket_connect(message)
+        except LAYER_UNREACHABLE as error:
+            # Redis is down: joining the groups failed. One line per attempt, no traceback;
+            # the page is told to try again later, and reconnects by itself.
+            self.layer_unreachable = True
+            log.warning(
+                "%s: socket closed, try again later (%s): channel layer unreachable: %s",
+                self.scope["path"],
+                TRY_AGAIN_LATER,
+                error,
+            )
+            await self.refuse(TRY_AGAIN_LATER)
+
+    async def accept(self, subprotocol=None, headers=None):
+        await super().accept(subprotocol, headers)
+        self.listening.set()
+
     async def _receive_from_layer(self):
+        await self.listening.wait()
         receiving = asyncio.ensure_future(self._layer_receive())
         try:
             return await asyncio.shield(receiving)
@@ -95,6 +131,8 @@ class HtmlConsumer(AsyncWebsocketConsumer):
 
     async def _leave_groups(self, *groups) -> None:
         """Leave the channel-layer groups, waiting at most DISCARD_SECONDS on the layer."""
+        if self.layer_unreachable:
+            return  # refused at connect: nothing to leave on a layer that is down
         layer = self.channel_layer
         discards = [layer.group_discard(group, self.channel_name) for group in groups]
         try:
@@ -166,8 +204,9 @@ class HtmlConsumer(AsyncWebsocketConsumer):
 
     async def refuse(self, code: int) -> None:
         """Accept, then close at once with `code`: a close before accepting would reach the
-        browser as a bare HTTP 403, which says nothing about why (docs/protocol.md)."""
-        await self.accept()
+        browser as a bare HTTP 403, which says nothing about why (docs/protocol.md). A
+        refused socket never listens on the channel layer (the base `accept`)."""
+        await super().accept()
         await self.close(code=code)
 
     async def _language(self):

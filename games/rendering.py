@@ -18,7 +18,7 @@ from django.utils import translation
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
-from games import engine, kinds, selectors, signals
+from games import engine, kinds, selectors, services, signals
 from games.models import Game, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -87,6 +87,8 @@ class Snapshot:
     # The plays of the game log the computer made for their player: (turn, seat) pairs
     # (selectors.computer_played_log).
     computer: frozenset = frozenset()
+    # Before the game, who runs a reserved table besides superusers (services.table_runners).
+    runners: frozenset = frozenset()
     parts: dict = field(default_factory=dict)
     seat_views: dict = field(default_factory=dict)
     _shared: dict | None = None
@@ -458,7 +460,8 @@ def live_frame(snapshot: Snapshot, user, language: str, csrf_token: str = "", in
                 "seat_rows": [
                     (seat, snapshot.standings.get(seat.position)) for seat in snapshot.seats
                 ],
-                "is_creator": user.is_authenticated and table.created_by_id == user.pk,
+                # The creator's controls, for whoever runs the table (services.runs_table).
+                "is_creator": services.runs_table(table, user, snapshot.runners),
                 "free_seats": table.seats_count - len(snapshot.seats),
                 "bot_choices": kinds.get(table.kind).bot_choices,
                 "invite_path": f"{table.get_absolute_url()}?invite={table.invite_code}",
@@ -702,7 +705,11 @@ def read_snapshot(table_id: int, keep: bool = True) -> Snapshot | None:
     if game is None:
         seats = _seat_names(table)
         return Snapshot(
-            table=table, game=None, seats=seats, standings=_standings(table, seats, None)
+            table=table,
+            game=None,
+            seats=seats,
+            standings=_standings(table, seats, None),
+            runners=services.table_runners(table),
         )
     if not keep:
         return _snapshot(table, game, _seat_names(table), None)
@@ -715,7 +722,7 @@ def _snapshot(table, game, seats, state) -> Snapshot:
     over = game_engine.is_over(state)
     # The same for every viewer (a kept snapshot is shared), superusers too: they read
     # the record instead.
-    deal_closed = over and selectors.deal_in_play_elsewhere(table) is not None
+    deal_closed = over and selectors.deal_in_play_elsewhere(table)
     picked_up = selectors.picked_up(game, seats) if over and not deal_closed else None
     rematch = selectors.rematch_seats(table) if over else (None, frozenset())
     # Only a time limit or an away seat lets the computer play for a player.

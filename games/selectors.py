@@ -6,16 +6,8 @@ from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef, Prefetch, Q, Value
 
-from games import kinds
+from games import kinds, signals
 from games.models import Decision, Game, Seat, Table
-
-
-@dataclass(frozen=True)
-class DealInPlay:
-    """Other tables dealt the same cards (a duplicate round) have not all finished."""
-
-    # The viewer sits at one of them: every other table of the deal shows their own cards.
-    seated: bool
 
 
 def deals_in_play():
@@ -28,30 +20,57 @@ def deals_in_play():
     )
 
 
-def deal_in_play_elsewhere(table: Table, user=None) -> DealInPlay | None:
-    """Is `table`'s deal still being played at another table? None if not (a table
-    without `deal_seed` has no other: no query), else whether `user` sits at one of
-    those tables. One query."""
+def deal_in_play_elsewhere(table: Table) -> bool:
+    """Is `table`'s deal (a duplicate round) still being played at another table? A table
+    without `deal_seed` has no other: no query; else one."""
     if table.deal_seed is None:
-        return None
-    others = deals_in_play().filter(deal_seed=table.deal_seed).exclude(pk=table.pk)
-    if user is not None and user.is_authenticated:
-        seated = Exists(Seat.objects.filter(table=OuterRef("pk"), user=user.pk))
-    else:
-        seated = Value(False)
-    found = list(others.annotate(seated=seated).values_list("seated", flat=True))
-    if not found:
-        return None
-    return DealInPlay(seated=any(found))
+        return False
+    return deals_in_play().filter(deal_seed=table.deal_seed).exclude(pk=table.pk).exists()
+
+
+def _closed_by_apps(viewer) -> Q | None:
+    """The tables other apps close to `viewer` (games.signals.tables_closed), or None."""
+    closed = None
+    for _receiver, answer in signals.tables_closed.send(sender=Table, viewer=viewer):
+        if answer is not None:
+            closed = answer if closed is None else closed | answer
+    return closed
+
+
+def shown_to(viewer, table: str = "table") -> Q:
+    """The secrecy rule, as a filter through the lookup path `table` to a Table ("" for
+    Table itself): the tables of which anything may be shown to `viewer` (a page, a frame,
+    a log, a record, a score, a rating, a figure).
+
+    Closed are a table whose deal (a duplicate round) another table still plays, and a
+    table another app closes to the viewer (a members-only league's, to outsiders). A
+    table's own players see it as usual, and superusers see everything."""
+    if viewer is not None and viewer.is_authenticated and viewer.is_superuser:
+        return Q()
+    path = f"{table}__" if table else ""
+    sibling_playing = (
+        Table.objects.filter(deal_seed=OuterRef(f"{path}deal_seed"))
+        .exclude(pk=OuterRef(f"{path}pk"))
+        .exclude(status=Table.Status.FINISHED)
+    )
+    closed = Q(Exists(sibling_playing))
+    by_apps = _closed_by_apps(viewer)
+    if by_apps is not None:
+        closed |= Q(**{f"{path}pk__in": Table.objects.filter(by_apps).values("pk")})
+    if viewer is None or not viewer.is_authenticated:
+        return ~closed
+    seated = Exists(Seat.objects.filter(table=OuterRef(f"{path}pk"), user=viewer.pk))
+    return ~closed | Q(seated)
 
 
 @dataclass(frozen=True)
 class Access:
     table: Table
     seat: Seat | None
-    # Set while the table's deal is still being played at another table (and the viewer
-    # is not a superuser): its finished game's hands, record and piles stay closed.
-    deal: DealInPlay | None = None
+    # The table's deal (a duplicate round) is still being played at another table, and
+    # the viewer is not a superuser: the finished game's record and replay stay closed,
+    # and the whole table to anyone not seated there (`shown_to`).
+    deal_in_play: bool = False
 
     @property
     def seated(self) -> bool:
@@ -60,53 +79,54 @@ class Access:
     @property
     def deal_closed(self) -> bool:
         """Nothing of a finished game may be shown that is not shown while it is played."""
-        return self.deal is not None
+        return self.deal_in_play
 
     @property
-    def plays_the_deal_elsewhere(self) -> bool:
-        """The viewer plays these very cards at another table: this one is closed to them."""
-        return self.deal is not None and self.deal.seated and not self.seated
+    def closed(self) -> bool:
+        """The table is closed to this viewer until every table of its deal has finished."""
+        return self.deal_in_play and not self.seated
 
 
 def table_access(table_id: int, user, invite_code: str = "") -> Access | None:
-    """Who may look at a table (the page and its socket): its players, and anyone signed
-    in when it is public; None for the others.
-
-    A private table is shown to its players and to holders of its invite link only. A
-    table of a duplicate round is not shown to the players of another table of the round
-    still playing it (`table_look`)."""
+    """Who may look at a table (its page, log, chat and socket): None for the viewers
+    `table_look` turns away and for those its deal closes it to."""
     access = table_look(table_id, user, invite_code)
-    if access is None or access.plays_the_deal_elsewhere:
+    if access is None or access.closed:
         return None
     return access
 
 
 def table_look(table_id: int, user, invite_code: str = "") -> Access | None:
-    """`table_access` with the reason why a duplicate round closes the table: None only
-    when the table is missing or private to the user; else the Access, whose `deal`
-    says whether the table's deal is still played elsewhere (superusers see it all)."""
+    """`table_access` with the reason why a duplicate round closes the table
+    (`Access.closed`): None only when the table is missing, private to the user (its
+    players and holders of its invite link see it), or closed to them by another app
+    (`shown_to`)."""
     table = Table.objects.filter(pk=table_id).select_related("created_by").first()
     if table is None:
         return None
     seat = None
     if user.is_authenticated:
         seat = table.seats.filter(user=user).first()
-    if seat is None and not table.is_public and invite_code != table.invite_code:
-        return None
-    deal = None
-    if not (user.is_authenticated and user.is_superuser):
-        deal = deal_in_play_elsewhere(table, user)
-    return Access(table=table, seat=seat, deal=deal)
+    superuser = user.is_authenticated and user.is_superuser
+    if seat is None:
+        if not table.is_public and invite_code != table.invite_code:
+            return None
+        by_apps = None if superuser else _closed_by_apps(user)
+        if by_apps is not None and Table.objects.filter(by_apps, pk=table_id).exists():
+            return None
+    deal_in_play = not superuser and deal_in_play_elsewhere(table)
+    return Access(table=table, seat=seat, deal_in_play=deal_in_play)
 
 
 def listed_to(viewer, table: str = "table") -> Q:
-    """The tables a list (a profile) may name to `viewer`, through the lookup path `table`
-    to a Table: the public ones, and the private ones the viewer sits at. An invite link
-    opens a private table, but never puts it in anyone's list."""
+    """The tables a list (a profile, the lobby) may name to `viewer`, through the lookup
+    path `table` to a Table: the public ones and the private ones the viewer sits at, of
+    those `shown_to` the viewer. An invite link opens a private table, but never puts it
+    in anyone's list."""
     public = Q(**{f"{table}__is_public": True})
-    if viewer is None or not viewer.is_authenticated:
-        return public
-    return public | Q(Exists(Seat.objects.filter(table=OuterRef(table), user=viewer.pk)))
+    if viewer is not None and viewer.is_authenticated:
+        public |= Q(Exists(Seat.objects.filter(table=OuterRef(table), user=viewer.pk)))
+    return public & shown_to(viewer, table)
 
 
 def picked_up(game: Game, seats):
@@ -148,8 +168,12 @@ def player_games(user, viewer=None, limit=30):
 
 
 def lobby_tables(user) -> dict:
+    """The lobby's lists: open public tables, the user's own, and public games in play,
+    of those `shown_to` the user."""
+    shown = shown_to(user, table="")
     open_tables = (
         Table.objects.filter(status=Table.Status.OPEN, is_public=True, reserved=False)
+        .filter(shown)
         .select_related("created_by")
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
         .order_by("-created_at")[:50]
@@ -164,6 +188,7 @@ def lobby_tables(user) -> dict:
         )
     playing = (
         Table.objects.filter(status=Table.Status.PLAYING, is_public=True)
+        .filter(shown)
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
         .order_by("-created_at")[:20]
     )

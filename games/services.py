@@ -146,6 +146,44 @@ def _check_can_sit(table: Table, user) -> None:
     signals.seat_wanted.send(sender=Table, table=table, user=user)
 
 
+def table_runners(table: Table) -> frozenset[int]:
+    """The ids of the users that the app which reserved the table names to run it
+    (games.signals.table_runners); nobody for a table anyone opened."""
+    if not table.reserved:
+        return frozenset()
+    runners = set()
+    for _receiver, answer in signals.table_runners.send(sender=Table, table=table):
+        runners.update(answer or ())
+    return frozenset(runners)
+
+
+def runs_table(table: Table, user, runners: frozenset[int] | None = None) -> bool:
+    """Whether `user` holds the powers over a table's seats and start: adding bots, freeing
+    another's seat, starting the game, giving an away player's seat to a bot.
+
+    A table anyone opened is run by its creator. A reserved table is run by the site's
+    superusers and whoever the app that reserved it names (`table_runners`, which the
+    caller may pass when it has read them already); its creator there is only the player
+    seated first, who sits, plays, leaves and comes back like the others.
+    """
+    if user is None or not user.is_authenticated:
+        return False
+    if not table.reserved:
+        return table.created_by_id == user.pk
+    if user.is_superuser:
+        return True
+    return user.pk in (table_runners(table) if runners is None else runners)
+
+
+def _check_runs(table: Table, user, refusal: str) -> None:
+    """Refuse (`refusal`: why, at a table anyone opened) unless `user` runs the table."""
+    if runs_table(table, user):
+        return
+    if table.reserved:
+        refusal = _("Only the organisers of this table can do that.")
+    raise ServiceError("not_creator", refusal)
+
+
 def _require_open(table: Table) -> None:
     if table.status != Table.Status.OPEN:
         raise ServiceError("not_open", _("This table has already started."))
@@ -175,8 +213,7 @@ def seat_add_bot(*, table_id: int, user, bot: str) -> Seat:
         # The bots of the table's own game (games/kinds.py).
         if bot not in kinds.get(table.kind).bots:
             raise ServiceError("bad_bot", _("Unknown bot."))
-        if table.created_by_id != user.pk:
-            raise ServiceError("not_creator", _("Only the table's creator can add bots."))
+        _check_runs(table, user, _("Only the table's creator can add bots."))
         _require_open(table)
         seat = Seat.objects.create(table=table, position=_free_position(table), bot=bot)
         _announce_on_commit(table, lobby=True)
@@ -200,10 +237,9 @@ def seat_remove(*, table_id: int, user, position: int | None = None) -> None:
         _require_open(table)
         if position is None or (own and own.position == position):
             seat = own
-        elif table.created_by_id == user.pk:
-            seat = table.seats.filter(position=position).first()
         else:
-            raise ServiceError("not_creator", _("Only the table's creator can free that seat."))
+            _check_runs(table, user, _("Only the table's creator can free that seat."))
+            seat = table.seats.filter(position=position).first()
         if seat is None:
             raise ServiceError("not_seated", _("You have no seat at this table."))
         seat.delete()
@@ -279,8 +315,7 @@ def seat_replace_by_bot(*, table_id: int, user, position: int, bot: str) -> Seat
 
     with transaction.atomic():
         table = _locked_table(table_id)
-        if table.created_by_id != user.pk:
-            raise ServiceError("not_creator", _("Only the table's creator can replace a player."))
+        _check_runs(table, user, _("Only the table's creator can replace a player."))
         if table.status != Table.Status.PLAYING:
             raise ServiceError("not_playing", _("This table is not playing."))
         if bot not in kinds.get(table.kind).bots:
@@ -312,10 +347,12 @@ def seat_replace_by_bot(*, table_id: int, user, position: int, bot: str) -> Seat
 
 
 def table_start(*, table_id: int, user) -> Game:
+    """`user` starts the table's game: one who runs it (`runs_table`), or None for the app
+    that reserved the table, which decides itself who may (as for `seat_assign`)."""
     with transaction.atomic():
         table = _locked_table(table_id)
-        if table.created_by_id != user.pk:
-            raise ServiceError("not_creator", _("Only the table's creator can start the game."))
+        if user is not None or not table.reserved:
+            _check_runs(table, user, _("Only the table's creator can start the game."))
         # Checked under the lock: a second "start" finds the table playing and is refused.
         _require_open(table)
         if table.paper:
@@ -501,7 +538,9 @@ def _decide(table_id, user, decision, client_id, seen_version) -> Accepted:
         if mine is None:
             raise ServiceError("not_seated", _("You have no seat at this table."))
         game_engine = engine.get(table.kind)
-        if seen_version is not None and seen_version < game.point_version:
+        # A version this game has not reached yet was never on any screen: refused like
+        # an old one, rather than trusted as if it were current.
+        if seen_version is not None and not game.point_version <= seen_version <= game.version:
             # A resend of a decision applied before the game moved on is acknowledged.
             if (duplicate := _duplicate(table_id, user, client_id)) is not None:
                 return duplicate

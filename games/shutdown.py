@@ -13,6 +13,9 @@ import weakref
 log = logging.getLogger(__name__)
 
 SERVICE_RESTART = 1012
+# "Try again later": a socket that could not join its channel-layer groups (Redis down,
+# games.consumers.HtmlConsumer). Sent like 1012, by the same override below.
+TRY_AGAIN_LATER = 1013
 # What a socket is closed with if daphne cannot send 1012 ("going away").
 GOING_AWAY = 1001
 _open_sockets: "weakref.WeakSet" = weakref.WeakSet()
@@ -63,7 +66,7 @@ def _let_daphne_send_service_restart() -> bool:
         return False
 
     def server_close(self, code=None):
-        if code == SERVICE_RESTART:
+        if code in (SERVICE_RESTART, TRY_AGAIN_LATER):
             self.sendCloseFrame(code=code, isReply=False)
         else:
             original(self, code)

@@ -29,6 +29,18 @@ seasons_offered = Signal()
 # the season rank at a league table. No receiver: the seats show names only.
 seat_standings = Signal()
 
+# Who runs a reserved table (adds bots, frees others' seats, starts it, gives an away
+# player's seat to a bot): sent with `table=`; a receiver returns the ids of the users who
+# do. The site's superusers always do; its creator (the player that app seated first) only
+# plays there. No receiver: superusers only (games.services.runs_table).
+table_runners = Signal()
+
+# Which tables a viewer may not see at all (a members-only league's tables, to those not
+# in the league): sent with `viewer=` (perhaps anonymous); a receiver returns a Q over
+# Table, or None. A table's own players and superusers see it all the same
+# (games.selectors.shown_to).
+tables_closed = Signal()
+
 # What a table shows of a seated player (Seat.name).
 NAME_FIELDS = {"display_name", "username"}
 

@@ -17,13 +17,13 @@ from games.models import Game
 
 
 def _access_or_404(request, table_id):
-    """The table's Access; 404 if the user may not see it, and a 403 page saying why to a
-    player of the same duplicate deal at another table (selectors.table_look)."""
+    """The table's Access; 404 if the user may not see it, and a 403 page saying why to
+    whom its duplicate deal closes it (selectors.table_look)."""
     invite = request.GET.get("invite") or request.POST.get("invite") or ""
     access = selectors.table_look(table_id, request.user, invite)
     if access is None:
         raise Http404
-    if access.plays_the_deal_elsewhere:
+    if access.closed:
         raise _DealClosed
     return access
 

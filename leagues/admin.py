@@ -231,6 +231,16 @@ class LeagueForm(forms.ModelForm):
     # Set by LeagueAdmin.get_form for a site admin, who may name any player.
     names_anyone = False
 
+    class Meta:
+        help_texts = {
+            # LeagueAdmin.save_related makes them staff; nothing takes it back.
+            "admins": _(
+                "Naming a player an admin makes them staff: they can then log in to this "
+                "admin site, where they see only the leagues they run. Taken off the admins, "
+                "they stay staff until a site admin withdraws it on their user page."
+            ),
+        }
+
     def clean_admins(self):
         """A league admin makes only the league's active members its admins (which makes
         them staff); a site admin names anyone, who becomes an active member
@@ -270,8 +280,17 @@ class LeagueAdmin(LeagueScopedAdmin):
     # An autocomplete among members (accounts.admin, league_admin_candidates), never a
     # list of every player of the site.
     autocomplete_fields = ("admins",)
-    readonly_fields = ("members", "invite_link")
-    fields = ("name", "slug", "description", "is_public", "admins", "members", "invite_link")
+    readonly_fields = ("staff_admins", "members", "invite_link")
+    fields = (
+        "name",
+        "slug",
+        "description",
+        "is_public",
+        "admins",
+        "staff_admins",
+        "members",
+        "invite_link",
+    )
     # Members are managed on the memberships' own list, filtered by the league and paginated
     # (the `members` links): an inline drew every membership of the league, with a list of
     # every player of the site in each row.
@@ -330,6 +349,15 @@ class LeagueAdmin(LeagueScopedAdmin):
             memberships_url(league, Membership.Status.PENDING),
             waiting,
         )
+
+    @admin.display(description=_("staff through this league"))
+    def staff_admins(self, league):
+        """The league's admins who may log in to the admin site (staff), as naming them
+        made them: for the site admin, who sees there who holds staff through a league."""
+        if not league.pk:
+            return "—"
+        staff = league.admins.filter(is_staff=True).order_by("username")
+        return ", ".join(f"{user.shown_name} ({user.username})" for user in staff) or "—"
 
     @admin.display(description=_("invitation link"))
     def invite_link(self, league):

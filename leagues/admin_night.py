@@ -86,12 +86,12 @@ class NightAdminMixin:
             return message
         if action == "start_round":
             slots = event.seated_tables.filter(round=int(argument)).values_list("pk", flat=True)
-            started = services.night_start(event=event, slot_ids=list(slots))
+            started = services.night_start(event=event, slot_ids=list(slots), user=request.user)
             return ngettext("%(n)d table started.", "%(n)d tables started.", len(started)) % {
                 "n": len(started)
             }
         if action == "start":
-            started = services.night_start(event=event, slot_ids=[int(argument)])
+            started = services.night_start(event=event, slot_ids=[int(argument)], user=request.user)
             return ngettext("%(n)d table started.", "%(n)d tables started.", len(started)) % {
                 "n": len(started)
             }

@@ -17,6 +17,12 @@ class LeaguesConfig(AppConfig):
         signals.game_finished.connect(receivers.enter_league_result, dispatch_uid="leagues.results")
         signals.seasons_offered.connect(receivers.open_seasons, dispatch_uid="leagues.seasons")
         signals.seat_standings.connect(receivers.seat_standings, dispatch_uid="leagues.standings")
+        signals.table_runners.connect(
+            receivers.league_admins_run_tables, dispatch_uid="leagues.table_runners"
+        )
+        signals.tables_closed.connect(
+            receivers.close_members_only_tables, dispatch_uid="leagues.members_only"
+        )
         m2m_changed.connect(
             receivers.admins_are_members,
             sender=League.admins.through,

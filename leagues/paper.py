@@ -128,12 +128,13 @@ def event_results(event) -> Results:
         "table__seats__user"
     )
     tables = []
+    in_play = selectors.deals_in_play()
     for slot in slots.order_by("round", "number"):
         result = TableResult(round=slot.round, number=slot.number, table=slot.table)
         game = getattr(slot.table, "game", None)
-        outcome = game.result if game is not None and game.finished_at else None
         result.void = game is not None and selectors.is_void(game)
-        if outcome and not result.void:
+        outcome = selectors.result_of(slot.table, in_play)
+        if outcome:
             result.lines = _ranking(slot.table, outcome, higher_wins)
         tables.append(result)
     return Results(tables=tables, best=_best(tables, higher_wins))

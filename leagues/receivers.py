@@ -1,6 +1,7 @@
 """What leagues answer when games speak (games/signals.py): a league table seats only
 members, a finished league game enters its season, the lobby offers the open seasons, a table
-shows its players' ratings and season ranks. And one of its own: a league's admins are its
+shows its players' ratings and season ranks, a members-only league's tables are closed to
+outsiders. And one of its own: a league's admins are its
 members.
 
 Connected in LeaguesConfig.ready: games never imports leagues.
@@ -8,6 +9,7 @@ Connected in LeaguesConfig.ready: games never imports leagues.
 
 from games.services import ServiceError
 from leagues import selectors, services
+from leagues.models import League
 
 
 def refuse_non_members(sender, *, table, user, **kwargs) -> None:
@@ -28,8 +30,21 @@ def open_seasons(sender, *, user, kind, **kwargs):
     return selectors.seasons_open_for(user, kind.name)
 
 
+def close_members_only_tables(sender, *, viewer, **kwargs):
+    return selectors.tables_closed_to(viewer)
+
+
 def seat_standings(sender, *, table, users, **kwargs) -> dict:
     return selectors.seat_standings(table=table, users=users)
+
+
+def league_admins_run_tables(sender, *, table, **kwargs) -> list[int]:
+    """A table seated for a club night or a tournament is run by its league's admins (and
+    the site's superusers, games.services.runs_table), not by the player seated first."""
+    if table.season_id is None:
+        return []
+    admins = League.admins.through.objects.filter(league__seasons=table.season_id)
+    return list(admins.values_list("user_id", flat=True))
 
 
 def admins_are_members(sender, *, instance, action, reverse, pk_set, **kwargs) -> None:

@@ -304,6 +304,28 @@ def league_visible(league: League, user, status: str | None = None) -> bool:
     return status == Membership.Status.ACTIVE or league.is_admin(user)
 
 
+def visible_leagues(user):
+    """The leagues whose figures `user` may read (`league_visible`, as a queryset)."""
+    if user is not None and user.is_authenticated and user.is_superuser:
+        return League.objects.all()
+    if user is None or not user.is_authenticated:
+        return League.objects.filter(is_public=True)
+    own = Membership.objects.filter(user=user.pk, status=Membership.Status.ACTIVE)
+    return League.objects.filter(
+        Q(is_public=True) | Q(pk__in=own.values("league")) | Q(admins=user.pk)
+    ).distinct()
+
+
+def tables_closed_to(viewer) -> Q | None:
+    """The tables of a members-only league, closed to whoever is not one of its members or
+    admins (games.signals.tables_closed); None for superusers."""
+    if viewer is not None and viewer.is_authenticated and viewer.is_superuser:
+        return None
+    return Q(season__league__is_public=False) & ~Q(
+        season__league__in=visible_leagues(viewer).values("pk")
+    )
+
+
 def membership_status(league: League, user) -> str | None:
     if not user.is_authenticated:
         return None
@@ -391,24 +413,23 @@ def is_void(game) -> bool:
     return entry is not None and entry.void
 
 
-def _counted(game) -> bool:
-    return (
-        game is not None
-        and bool(game.result)
-        and game.finished_at is not None
-        and not is_void(game)
-    )
+def result_of(table, in_play: frozenset) -> dict | None:
+    """The result a club night's page may show of `table` (its game's, finished and not
+    voided), or None. `in_play` is `deals_in_play()`: a game of a duplicate round's deal
+    shows nothing until every table of the deal has finished (games.selectors.shown_to)."""
+    game = getattr(table, "game", None)
+    if game is None or not game.result or game.finished_at is None or is_void(game):
+        return None
+    if table.deal_seed is not None and table.deal_seed in in_play:
+        return None
+    return game.result
 
 
-def open_rounds(tournament, slots) -> set[int]:
-    """The rounds whose results are shown: all, but in duplicate only those whose every
-    table has finished (until then a result would tell the other tables the deal)."""
-    rounds = defaultdict(list)
-    for slot in slots:
-        rounds[slot.round].append(_counted(getattr(slot.table, "game", None)))
-    if not tournament.duplicate:
-        return set(rounds)
-    return {number for number, done in rounds.items() if all(done)}
+def deals_in_play() -> frozenset:
+    """The deal seeds some table still plays (games.selectors.deals_in_play), read once."""
+    from games.selectors import deals_in_play as seeds
+
+    return frozenset(seeds().values_list("deal_seed", flat=True))
 
 
 def tournament_standings(*, tournament) -> list[TournamentRow]:
@@ -432,20 +453,17 @@ def tournament_standings(*, tournament) -> list[TournamentRow]:
             "table__seats__user"
         )
     )
-    shown = open_rounds(tournament, slots)
-    games = [
-        (slot, slot.table.game)
-        for slot in slots
-        if slot.round in shown and _counted(getattr(slot.table, "game", None))
-    ]
-    # Duplicate: each round's average score of each seat over its tables.
+    in_play = deals_in_play()
+    games = [(slot, result) for slot in slots if (result := result_of(slot.table, in_play))]
+    # Duplicate: each round's average score of each seat over its tables (all finished:
+    # a round is one deal).
     seat_scores = defaultdict(list)
-    for slot, game in games:
-        for position, total in enumerate(game.result["totals"]):
+    for slot, result in games:
+        for position, total in enumerate(result["totals"]):
             seat_scores[(slot.round, position)].append(total)
     met = []
-    for slot, game in games:
-        totals = game.result["totals"]
+    for slot, result in games:
+        totals = result["totals"]
         placed = scoring.places(totals, higher_wins)
         members = [seat for seat in slot.table.seats.all() if seat.user_id]
         met.append([seat.user_id for seat in members])
@@ -495,11 +513,9 @@ def event_rounds(event) -> list[tuple[int, list[dict]]]:
             "table__seats__user"
         )
     )
-    shown = open_rounds(event, slots) if hasattr(event, "duplicate") else None
+    in_play = deals_in_play()
     for slot in slots:
-        game = getattr(slot.table, "game", None)
-        counts = _counted(game) and (shown is None or slot.round in shown)
-        result = game.result if counts else None
+        result = result_of(slot.table, in_play)
         players = []
         for seat in slot.table.seats.all():
             heads = None
@@ -539,11 +555,12 @@ def player_leagues(*, player, viewer) -> list[dict]:
     return found
 
 
-def player_rating_history(*, player, kind: str, limit: int = 200) -> list[float]:
+def player_rating_history(*, player, kind: str, viewer=None, limit: int = 200) -> list[float]:
     """The conservative overall rating in game `kind` after each of the player's latest
-    league games of it."""
+    league games of it, in the leagues `viewer` may read."""
     pairs = list(
         Placing.objects.filter(user=player, season__kind=kind)
+        .filter(season__league__in=visible_leagues(viewer).values("pk"))
         .order_by("-entry_id")
         .values_list("overall_mu", "overall_sigma")[:limit]
     )
@@ -555,14 +572,16 @@ def player_game_figures(*, player, kind, viewer=None, limit: int = 200) -> dict:
     the best and worst of them.
 
     The best and worst games are named and linked: only those `viewer` may see listed
-    (games.selectors.listed_to); the scores per round are figures of every game."""
+    (games.selectors.listed_to); the scores per round are figures of every game shown to
+    `viewer` (games.selectors.shown_to)."""
     from games.models import Seat
-    from games.selectors import listed_to
+    from games.selectors import listed_to, shown_to
 
     seats = (
         Seat.objects.filter(
             user=player, table__kind=kind.name, table__game__finished_at__isnull=False
         )
+        .filter(shown_to(viewer))
         .annotate(listed=ExpressionWrapper(listed_to(viewer), output_field=BooleanField()))
         .order_by("-table__game__finished_at")
         .values_list(
@@ -603,12 +622,12 @@ def player_game_figures(*, player, kind, viewer=None, limit: int = 200) -> dict:
     }
 
 
-def player_cards_taken(*, player, kind: str, limit: int = 8) -> list[dict]:
-    """The cards of game `kind` the player picked up most often, over all their games but
-    those whose deal another table still plays (a duplicate round: its piles are the hands
-    dealt)."""
+def player_cards_taken(*, player, kind: str, viewer=None, limit: int = 8) -> list[dict]:
+    """The cards of game `kind` the player picked up most often, over their games shown to
+    `viewer` (games.selectors.shown_to: not those whose deal another table still plays, as
+    a duplicate round's piles are the hands dealt)."""
     from games.models import TakenCard
-    from games.selectors import deals_in_play
+    from games.selectors import shown_to
 
     return list(
         TakenCard.objects.filter(
@@ -616,7 +635,7 @@ def player_cards_taken(*, player, kind: str, limit: int = 8) -> list[dict]:
             game__table__seats__user=player,
             game__table__seats__position=F("seat"),
         )
-        .exclude(game__table__deal_seed__in=deals_in_play())
+        .filter(shown_to(viewer, "game__table"))
         .values("card", "heads")
         .annotate(times=Count("id"))
         .order_by("-times", "card")[:limit]
@@ -663,9 +682,11 @@ def player_profile(*, player, viewer) -> dict:
             {
                 "kind": kind,
                 "overall_rating": ratings.get(kind.name),
-                "rating_history": player_rating_history(player=player, kind=kind.name),
+                "rating_history": player_rating_history(
+                    player=player, kind=kind.name, viewer=viewer
+                ),
                 **figures,
-                "cards_taken": player_cards_taken(player=player, kind=kind.name),
+                "cards_taken": player_cards_taken(player=player, kind=kind.name, viewer=viewer),
             }
         )
     return {

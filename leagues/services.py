@@ -246,44 +246,78 @@ def game_finished(*, game) -> None:
     (the same order everywhere, so two seasons' games cannot deadlock). Calling it again
     for the same game changes nothing, and so does a game of another kind than the season's
     (the lobby and the seating never make one).
+
+    The games of a duplicate round's deal enter together, in the order they finished, when
+    its last table finishes: until then a score, a rank or a rating change would tell the
+    other tables the deal (games.selectors.shown_to).
     """
     season_id = game.table.season_id
     if season_id is None or game.finished_at is None:
         return
     with transaction.atomic():
         season = Season.objects.select_for_update().get(pk=season_id)
-        if season.kind != game.table.kind or LeagueGame.objects.filter(game=game).exists():
-            return
-        outcome = _outcomes(_score_rows(game=game), _seat_rows(table_id=game.table_id)).get(game.pk)
-        if outcome is None:  # no round was scored: nothing to enter
-            return
-        users = [user for _seat, user in scoring.members(outcome)]
-        standings = {
-            s.user_id: s
-            for s in Standing.objects.select_for_update().filter(season=season, user_id__in=users)
-        }
-        ratings = _locked_ratings(users, season.kind)
-        entry = LeagueGame.objects.create(season=season, game=game, finished_at=game.finished_at)
+        for finished in _deal_finished(game):
+            _enter(season, finished)
 
-        tallies = {user: _tally(standing) for user, standing in standings.items()}
-        lines = scoring.enter(
-            outcome, tallies=tallies, points_table=season.points_table(), when=entry.finished_at
-        )
-        overall = {user: (rating.mu, rating.sigma) for user, rating in ratings.items()}
-        scoring.enter_overall(outcome, ratings=overall)
 
-        Placing.objects.bulk_create(_placing(entry, line, overall[line.user]) for line in lines)
-        changed = [_set_tally(standings[user], tallies[user]) for user in standings]
-        Standing.objects.bulk_update(changed, TALLY_FIELDS)
-        Standing.objects.bulk_create(
-            _set_tally(Standing(season=season, user_id=user), tallies[user])
-            for user in users
-            if user not in standings
+def _deal_finished(game) -> list:
+    """The game alone, or the finished games of its deal once no table plays it any more
+    (none before). Call with the season row locked: two tables of a deal finishing at once
+    then see each other's end, the second to take the lock entering both."""
+    from games.models import Game
+    from games.selectors import deals_in_play
+
+    seed = game.table.deal_seed
+    if seed is None:
+        return [game]
+    if deals_in_play().filter(deal_seed=seed).exists():
+        return []
+    return list(
+        Game.objects.filter(
+            table__deal_seed=seed,
+            table__season_id=game.table.season_id,
+            finished_at__isnull=False,
+            league_entry__isnull=True,
         )
-        for user, rating in ratings.items():
-            rating.mu, rating.sigma = overall[user]
-            rating.games += 1
-        PlayerRating.objects.bulk_update(ratings.values(), ["mu", "sigma", "games"])
+        .select_related("table")
+        .order_by("finished_at", "pk")
+    )
+
+
+def _enter(season, game) -> None:
+    """Enter `game` into `season`: its entry, placings, standings and overall ratings."""
+    if season.kind != game.table.kind or LeagueGame.objects.filter(game=game).exists():
+        return
+    outcome = _outcomes(_score_rows(game=game), _seat_rows(table_id=game.table_id)).get(game.pk)
+    if outcome is None:  # no round was scored: nothing to enter
+        return
+    users = [user for _seat, user in scoring.members(outcome)]
+    standings = {
+        s.user_id: s
+        for s in Standing.objects.select_for_update().filter(season=season, user_id__in=users)
+    }
+    ratings = _locked_ratings(users, season.kind)
+    entry = LeagueGame.objects.create(season=season, game=game, finished_at=game.finished_at)
+
+    tallies = {user: _tally(standing) for user, standing in standings.items()}
+    lines = scoring.enter(
+        outcome, tallies=tallies, points_table=season.points_table(), when=entry.finished_at
+    )
+    overall = {user: (rating.mu, rating.sigma) for user, rating in ratings.items()}
+    scoring.enter_overall(outcome, ratings=overall)
+
+    Placing.objects.bulk_create(_placing(entry, line, overall[line.user]) for line in lines)
+    changed = [_set_tally(standings[user], tallies[user]) for user in standings]
+    Standing.objects.bulk_update(changed, TALLY_FIELDS)
+    Standing.objects.bulk_create(
+        _set_tally(Standing(season=season, user_id=user), tallies[user])
+        for user in users
+        if user not in standings
+    )
+    for user, rating in ratings.items():
+        rating.mu, rating.sigma = overall[user]
+        rating.games += 1
+    PlayerRating.objects.bulk_update(ratings.values(), ["mu", "sigma", "games"])
 
 
 def _locked_ratings(users: list[int], kind: str) -> dict[int, PlayerRating]:
@@ -322,6 +356,7 @@ def season_recompute(*, season, progress=None) -> int:
     Returns the number of games.
     """
     from games.models import Game
+    from games.selectors import deals_in_play
 
     with transaction.atomic():
         season = Season.objects.select_for_update().get(pk=season.pk)
@@ -334,6 +369,7 @@ def season_recompute(*, season, progress=None) -> int:
                 finished_at__isnull=False,
                 league_entry__isnull=True,
             )
+            .exclude(table__deal_seed__in=deals_in_play())
             .order_by("finished_at", "pk")
             .values_list("pk", "finished_at")
         )
@@ -432,10 +468,11 @@ def seating_generate(*, event, seed: int | None = None) -> list:
 
     Creates the tables, ready to play: the season's league tables of the season's game,
     their seats reserved for the players seated there (not offered in the lobby), every
-    player in their seat (the first one seated may start the game; the league admin may
-    start every table at once, `night_start`). In a duplicate tournament every table of the
-    round gets the same `deal_seed`, so every table plays the same deals, and the players
-    that do not fill a whole table get a bye. Returns the new tables.
+    player in their seat. The league's admins run these tables, not their players (the
+    first one seated is recorded as the creator, with no power: leagues.receivers); they
+    start one table or every table at once, `night_start`. In a duplicate tournament every
+    table of the round gets the same `deal_seed`, so every table plays the same deals, and
+    the players that do not fill a whole table get a bye. Returns the new tables.
     """
     from games import services as game_services
     from games.models import Table
@@ -667,10 +704,11 @@ def night_remove(*, event, slot_id: int, user_id: int, absent: bool = True) -> N
             _absent(event, slot.round, User.objects.get(pk=user_id), bye=False)
 
 
-def night_start(*, event, slot_ids: list[int]) -> list:
+def night_start(*, event, slot_ids: list[int], user=None) -> list:
     """Start the games of these tables of the event (those not started yet); returns the
-    tables started. The seating made the first seated player each table's creator: the
-    league admin starts it on their behalf."""
+    tables started. `user`: the admin who starts them (the night panel's), who must run
+    the tables (a league admin or a superuser, games.services.runs_table); None for a
+    caller that acts for the league itself, having checked who may (a command)."""
     from games import services as game_services
     from games.models import Table
 
@@ -679,7 +717,7 @@ def night_start(*, event, slot_ids: list[int]) -> list:
         if slot.table.status != Table.Status.OPEN:
             continue
         try:
-            game_services.table_start(table_id=slot.table_id, user=slot.table.created_by)
+            game_services.table_start(table_id=slot.table_id, user=user)
         except game_services.ServiceError as error:
             raise LeagueError(error.code, f"{slot.table}: {error.message}") from None
         started.append(slot.table)

@@ -50,7 +50,7 @@ evening = Evening.objects.create(season=season, date=timezone.localdate(), table
 evening.players.set(users)
 tables = services.seating_generate(event=evening, seed=7)
 for table in tables:
-    games.table_start(table_id=table.pk, user=table.created_by)
+    games.table_start(table_id=table.pk, user=None)  # as the night panel
 print(json.dumps({{"evening": evening.pk, "tables": [t.pk for t in tables]}}))
 """
 

@@ -29,7 +29,7 @@ def duplicate_round(season, club, make_player):
     event.players.set(players)
     finished, live = league_services.seating_generate(event=event, seed=3)
     for table in (finished, live):
-        services.table_start(table_id=table.pk, user=table.created_by)
+        services.table_start(table_id=table.pk, user=None)  # as the night panel
     for seat in finished.seats.select_related("user"):
         services.seat_remove(table_id=finished.pk, user=seat.user)
     finished.refresh_from_db()

@@ -208,7 +208,7 @@ def test_the_tv_shows_the_standings_the_rounds_tables_and_the_chosen_game(
     finished_game(season, [alice, bob, carol, dave], [[4, 0, 9, 12]])
     evening = evening_of(season, [alice, bob, carol, dave], table_size=2, tv_table=2)
     tables = services.seating_generate(event=evening, seed=1)
-    game_services.table_start(table_id=tables[1].pk, user=tables[1].created_by)
+    game_services.table_start(table_id=tables[1].pk, user=alice)
     client.force_login(carol)
 
     page = client.get(tv_url(evening)).content.decode()
@@ -228,7 +228,7 @@ def test_the_tv_shows_the_standings_the_rounds_tables_and_the_chosen_game(
 def test_a_tv_without_a_chosen_table_leaves_the_game_out(client, season, alice, bob):
     evening = evening_of(season, [alice, bob], table_size=2)
     [table] = services.seating_generate(event=evening, seed=1)
-    game_services.table_start(table_id=table.pk, user=table.created_by)
+    game_services.table_start(table_id=table.pk, user=alice)
     client.force_login(alice)
 
     page = client.get(tv_url(evening)).content.decode()
@@ -270,7 +270,7 @@ def night(season, players, **fields):
     evening = evening_of(season, players, table_size=2, game_rounds=1, **fields)
     tables = services.seating_generate(event=evening, seed=3)
     for table in tables:
-        game_services.table_start(table_id=table.pk, user=table.created_by)
+        game_services.table_start(table_id=table.pk, user=None)  # as the night panel
     return evening, tables
 
 

@@ -49,7 +49,7 @@ def finish(table, heads: list[int]):
 
     from leagues.services import game_finished
 
-    services.table_start(table_id=table.pk, user=table.created_by)
+    services.table_start(table_id=table.pk, user=None)  # as the night panel
     game = Game.objects.get(table=table)
     winners = [s for s, h in enumerate(heads) if h == min(heads)]
     game.result = {"rounds": [heads], "totals": heads, "winners": winners}

@@ -245,7 +245,7 @@ class SurpriseHeuristicBot(Bot):
             late = view["round"] == 2 and len(view["hand"]) <= NEGATIF_LATE
             if saving >= NEGATIF_AT or late:
                 return {"type": "negatif_positif", "card": card, "extras": extras}
-        return {"type": "negatif_positif", "card": None}
+        return {"type": "negatif_positif", "card": None, "extras": None}
 
     def on_exchange(self, view: dict) -> dict:
         return {"type": "exchange", "special": None}

@@ -80,7 +80,7 @@ def legal_decisions(view: dict) -> list[dict]:
         ]
     if kind == "negatif_positif":
         pile = view["my_pile"]
-        decisions = [{"type": "negatif_positif", "card": None}]
+        decisions = [{"type": "negatif_positif", "card": None, "extras": None}]
         for card in view["prompt"]["taken"]:
             decisions.append({"type": "negatif_positif", "card": card, "extras": []})
             extras = greedy_extras(pile, card)

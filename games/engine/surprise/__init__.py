@@ -17,7 +17,7 @@ one option only is legal; `legal(state, seat)` lists them and `to_act` names the
 - `{"type": "glisser", "from": [row, index], "to": [row, position]}`.
 - `{"type": "stop", "row": 3}`: a row without a Stop.
 - `{"type": "negatif_positif", "card": 11 | None, "extras": [10, 2]}`: a card just taken
-  and cards of the own pile within its heads; None (no "extras") to pass.
+  and cards of the own pile within its heads; "card" and "extras" None to pass.
 - `{"type": "exchange", "special": "stop" | None}`: the special given away, or None.
 
 Phases: "select", then while a turn resolves the awaited decision's: "remplacer",

@@ -69,6 +69,8 @@ PHASES = {
     "exchange": "exchange",
 }
 PROMPT_OF_PHASE = {phase: kind for kind, phase in PHASES.items()}
+# Not playing Négatif = Positif after one's take (RULES 2.4, optional; the §2.6 fallback).
+PASS_NEGATIF = {"type": "negatif_positif", "card": None, "extras": None}
 
 
 class GivenError(IllegalDecision):
@@ -262,7 +264,9 @@ def legal(state, seat):
     if kind == "stop":
         return [{"type": "stop", "row": row} for row in stop_rows(state)]
     if kind == "negatif_positif":
-        decisions = [{"type": "negatif_positif", "card": None}]
+        # Every field DECISIONS declares, as a client must send it (games.protocol): the
+        # pass too, with null extras, as the page's "Not now" button sends it (RULES 2.4).
+        decisions = [dict(PASS_NEGATIF)]
         for card in state.prompt[2]:
             decisions.append({"type": "negatif_positif", "card": card, "extras": []})
             extras = greedy_extras(state.piles[seat], card)
@@ -317,7 +321,7 @@ def fallback(state, seat):
         best = min(too_low_rows(state), key=lambda row: (row_heads(rows[row]), row))
         return {"type": "row", "row": best}
     if kind == "negatif_positif":
-        return {"type": "negatif_positif", "card": None}
+        return dict(PASS_NEGATIF)
     return {"type": "exchange", "special": None}
 
 

@@ -165,7 +165,7 @@ def test_fallback_reactions_do_nothing():
     full = [[11, 12, 13, 14, 16], [20], [30], [40]]
     state = table(full, [[17], [60]], [["negatif_positif", "stop"], []])
     state, _ = play(state, 17, 60)
-    assert surprise.fallback(state, 0) == {"type": "negatif_positif", "card": None}
+    assert surprise.fallback(state, 0) == {"type": "negatif_positif", "card": None, "extras": None}
     state, _ = surprise.apply(state, 0, surprise.fallback(state, 0))
     assert surprise.fallback(state, 0) == {"type": "exchange", "special": None}
     with pytest.raises(IllegalDecision):
