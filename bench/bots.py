@@ -4,7 +4,7 @@
 
 Figures are CPU time of this one process (numpy runs on one core), so that other work on
 the machine does not skew them:
-- rollout core: whole rounds from a fresh deal played out by `games.bots.rollout.Tables`
+- rollout core: whole rounds from a fresh deal played out by `games.nimmt.bots.rollout.Tables`
   in batches of 1,000 worlds, with the expert's rollout players (player 0 weighs its next
   3 cards, the others 2) and with purely random players. Median of 5 one-second runs.
 - in play: seeded games of expert, heuristic, random, random... through the public engine;
@@ -23,9 +23,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.bots import get_bot  # noqa: E402
-from games.bots.expert import OPPONENT_LOOK, OWN_LOOK  # noqa: E402
-from games.bots.rollout import Tables  # noqa: E402
 from games.engine import nimmt  # noqa: E402
+from games.nimmt.bots.expert import OPPONENT_LOOK, OWN_LOOK  # noqa: E402
+from games.nimmt.bots.rollout import Tables  # noqa: E402
 
 
 def core_throughput(players: int, looks: list[int], worlds: int = 1000, runs: int = 5) -> float:

@@ -10,20 +10,20 @@ Figures in rounds per second (CPU time of this one process):
   it. The random player reads its hand from the state (`state.hands[seat]`) and picks a
   card uniformly; a too-low card's player picks a row uniformly.
 - public + legal(): the same, but the player draws from `legal(state, seat)`.
-- core: `games.engine.nimmt.core.random_round`, the mutable list-based core that bots use
+- core: `games.nimmt.engine.core.random_round`, the mutable list-based core that bots use
   for rollouts (deal, shuffle each hand, play it out).
 
-With `--game surprise`, 6 qui surprend (games/engine/surprise), in games per second:
+With `--game surprise`, 6 qui surprend (games/surprise/engine), in games per second:
 - public + legal(): whole 2-round games through `new_game` / `to_act` / `legal` /
   `apply`, every decision drawn uniformly from `legal(state, seat)` (so specials are
   attached and every prompt comes up);
 - public, no specials: the same, but a selection is a uniformly random card of the hand
   with no special (prompts still drawn from `legal`);
-- bots' table: `games.bots.surprise.table.Table`, the mutable table the surprise bots
+- bots' table: `games.surprise.bots.table.Table`, the mutable table the surprise bots
   roll out on, playing both rounds' number cards at random (no specials);
 - and the milliseconds to `replay` the record of a whole random 2-round game.
 
-With `--game six`, Six (games/engine/six), to 30 points on 40 cards:
+With `--game six`, Six (games/six/engine), to 30 points on 40 cards:
 - public + legal(): whole games through `new_game` / `to_act` / `legal` / `apply`, each
   card drawn uniformly from `legal(state, seat)` (passes are the engine's own), games/s;
 - deals: `new_game` alone (the first hand dealt), random and balanced, deals/s.
@@ -41,7 +41,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine.nimmt import apply, core, is_over, legal, new_game, to_act  # noqa: E402
+from games.nimmt.engine import apply, core, is_over, legal, new_game, to_act  # noqa: E402
 
 # Decisions are read, never changed, by the engine, so one dict per card can be reused.
 SELECT = [{"type": "select", "card": card} for card in range(105)]
@@ -91,7 +91,7 @@ def core_rounds(players, rounds, card_limit):
 
 
 def surprise_games(players, games, use_specials):
-    from games.engine import surprise
+    from games.surprise import engine as surprise
 
     rng = random.Random(1)
     started = time.process_time()
@@ -110,7 +110,7 @@ def surprise_games(players, games, use_specials):
 
 
 def surprise_table_games(players, games):
-    from games.bots.surprise.table import Table
+    from games.surprise.bots.table import Table
 
     rng = random.Random(1)
     cards = list(range(1, 105))
@@ -128,7 +128,7 @@ def surprise_table_games(players, games):
 
 def surprise_replay_ms(players, games):
     """Median milliseconds to replay the record of a random 2-round game."""
-    from games.engine import surprise
+    from games.surprise import engine as surprise
 
     times = []
     for seed in range(1, games + 1):
@@ -160,7 +160,7 @@ def surprise_main(players, runs):
 
 
 def six_games(players, games, options):
-    from games.engine import six
+    from games.six import engine as six
 
     rng = random.Random(1)
     started = time.process_time()
@@ -174,7 +174,7 @@ def six_games(players, games, options):
 
 
 def six_deals(players, deals, options):
-    from games.engine import six
+    from games.six import engine as six
 
     started = time.process_time()
     for seed in range(deals):

@@ -23,8 +23,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.bots.simulate import Report, SeatStats, format_report, play_game, seat_bots  # noqa: E402
-from games.bots.six import BOTS  # noqa: E402
 from games.engine import six  # noqa: E402
+from games.six.bots import BOTS  # noqa: E402
 
 
 def option(text: str) -> tuple[str, object]:

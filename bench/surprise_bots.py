@@ -6,7 +6,7 @@ The bots are named in seat order and cycled to fill the table (`--bots A B B B`:
 against three B). The same as `manage.py simulate --game surprise`: per seat, wins,
 heads per round and per game (mean ± 95 % CI), decision time (mean and p95), then for
 each special how often each bot used it and the heads it saved on average (how "saved"
-is measured: games/bots/surprise/usage.py).
+is measured: games/surprise/bots/usage.py).
 """
 
 import argparse

@@ -7,4 +7,4 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self):
-        from games import signals  # noqa: F401  (connects its receivers)
+        from games import kinds, signals  # noqa: F401  (registers the games; connects receivers)

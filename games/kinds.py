@@ -14,15 +14,22 @@ from dataclasses import dataclass, field
 from types import ModuleType
 
 from django import forms
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games import engine, paper
-from games.bots import BOTS as NIMMT_BOTS
-from games.bots import six as six_bots
-from games.bots import surprise as surprise_bots
-from games.bots.surprise.usage import SpecialUsage
-from games.engine.nimmt.options import MAX_PLAYERS, MIN_PLAYERS
 from games.models import BOT_CHOICES, Seat
+from games.nimmt import engine as nimmt_engine
+from games.nimmt.bots import BOTS as NIMMT_BOTS
+from games.nimmt.engine.options import DEFAULTS as NIMMT_DEFAULTS
+from games.nimmt.engine.options import MAX_PLAYERS, MIN_PLAYERS
+from games.six import bots as six_bots
+from games.six import engine as six_engine
+from games.six.engine.options import BALANCED_PLAYERS
+from games.six.engine.options import DEFAULTS as SIX_DEFAULTS
+from games.surprise import bots as surprise_bots
+from games.surprise import engine as surprise_engine
+from games.surprise.bots.usage import SpecialUsage
 
 
 @dataclass(frozen=True)
@@ -39,6 +46,9 @@ class Kind:
     options_form: type["OptionsForm"]
     # How many seats a table of this game may have.
     players: range
+    # What the lobby's list says of a table's options, in one translated line: (the
+    # table's options) -> str, e.g. "to 66 heads". None: the list says nothing of them.
+    summary: Callable[[dict], str] | None = None
     # Bot classes by name. A seat keeps only the name, so names are unique across games.
     bots: Mapping[str, type] = field(default_factory=dict)
     # (name, label) of each bot, as the table page offers them.
@@ -96,6 +106,12 @@ class OptionsForm(forms.Form):
     def options(cls, data: dict) -> dict:
         """The engine options (normalize_options' input) from the cleaned fields."""
         raise NotImplementedError
+
+    @classmethod
+    def check(cls, data: dict, players: int) -> None:
+        """Refuse options that do not go together, or with `players` seats, before the
+        engine does: raise forms.ValidationError({field: message}), so that the lobby
+        says what to fix next to the field. `data` holds the fields that were valid."""
 
 
 _KINDS: dict[str, Kind] = {}
@@ -224,7 +240,7 @@ def column_totals(sheet) -> tuple[int, ...]:
 
 def most_heads(cards_in_play: int) -> int:
     """The most heads a round can hold: those of its heaviest cards (RULES §1.1)."""
-    return sum(sorted(engine.nimmt.HEADS, reverse=True)[:cards_in_play])
+    return sum(sorted(nimmt_engine.HEADS, reverse=True)[:cards_in_play])
 
 
 def _nimmt_sheet(lines, players):
@@ -238,13 +254,31 @@ def _nimmt_replay(game, step):
     return replays.nimmt_replay_context(game, step)
 
 
+def _nimmt_summary(options: dict) -> str:
+    """How the game ends ("to 66 heads", "3 rounds"), then the variants it plays."""
+    if options.get("end") == "rounds":
+        rounds = options["rounds"]
+        parts = [ngettext("%(n)s round", "%(n)s rounds", abs(rounds)) % {"n": rounds}]
+    else:
+        threshold = options.get("threshold", NIMMT_DEFAULTS["threshold"])
+        parts = [ngettext("to %(n)s head", "to %(n)s heads", abs(threshold)) % {"n": threshold}]
+    if options.get("card_limit"):
+        parts.append(gettext("tactical"))
+    if options.get("deal") == "draft":
+        parts.append(gettext("draft"))
+    if not options.get("live_scores", True):
+        parts.append(gettext("scores at round end"))
+    return ", ".join(parts)
+
+
 NIMMT = register(
     Kind(
-        name=engine.nimmt.KIND,
+        name=nimmt_engine.KIND,
         label=_("6 qui prend !"),
-        engine=engine.nimmt,
+        engine=nimmt_engine,
         options_form=NimmtOptions,
         players=range(MIN_PLAYERS, MAX_PLAYERS + 1),
+        summary=_nimmt_summary,
         bots=NIMMT_BOTS,
         bot_choices=BOT_CHOICES,
         replay_context=_nimmt_replay,
@@ -279,6 +313,15 @@ class SixOptions(OptionsForm):
     def options(cls, data: dict) -> dict:
         return {"deck": data["deck"], "target": data["target"], "balanced": data["balanced"]}
 
+    @classmethod
+    def check(cls, data: dict, players: int) -> None:
+        # RULES 3.5: the balanced deal shares the 40 or 48 cards between 4 hands only.
+        if data.get("balanced") and players != BALANCED_PLAYERS:
+            message = _("A balanced deal is for %(n)s players: choose %(n)s players or untick it.")
+            raise forms.ValidationError(
+                {"balanced": forms.ValidationError(message, params={"n": BALANCED_PLAYERS})}
+            )
+
 
 def hand_points(sheet) -> tuple[int, ...]:
     """Each seat's points over the hands (RULES §3.3) from the cards left in each hand:
@@ -301,13 +344,26 @@ def _six_replay(game, step):
     return replays.six_replay_context(game, step)
 
 
+def _six_summary(options: dict) -> str:
+    """The target ("to 30 points"), then what differs from the usual game."""
+    target = options.get("target", SIX_DEFAULTS["target"])
+    parts = [ngettext("to %(n)s point", "to %(n)s points", abs(target)) % {"n": target}]
+    deck = options.get("deck", SIX_DEFAULTS["deck"])
+    if deck != SIX_DEFAULTS["deck"]:
+        parts.append(gettext("%(n)s cards") % {"n": deck})
+    if options.get("balanced"):
+        parts.append(gettext("balanced deal"))
+    return ", ".join(parts)
+
+
 SIX = register(
     Kind(
-        name=engine.six.KIND,
+        name=six_engine.KIND,
         label=_("Six"),
-        engine=engine.six,
+        engine=six_engine,
         options_form=SixOptions,
-        players=range(engine.six.MIN_PLAYERS, engine.six.MAX_PLAYERS + 1),
+        players=range(six_engine.MIN_PLAYERS, six_engine.MAX_PLAYERS + 1),
+        summary=_six_summary,
         bots=six_bots.BOTS,
         bot_choices=six_bots.BOT_CHOICES,
         replay_context=_six_replay,
@@ -346,13 +402,23 @@ def _surprise_replay(game, step):
     return replays.surprise_replay_context(game, step)
 
 
+def _surprise_summary(options: dict) -> str:
+    """Always the same game (RULES §2.5): its rounds, its specials, and when scores show."""
+    rounds = surprise_engine.cards.ROUNDS
+    parts = [ngettext("%(n)s round", "%(n)s rounds", rounds) % {"n": rounds}, gettext("specials")]
+    if not options.get("live_scores", True):
+        parts.append(gettext("scores at round end"))
+    return ", ".join(parts)
+
+
 SURPRISE = register(
     Kind(
-        name=engine.surprise.KIND,
+        name=surprise_engine.KIND,
         label=_("6 qui surprend"),
-        engine=engine.surprise,
+        engine=surprise_engine,
         options_form=SurpriseOptions,
-        players=range(engine.surprise.cards.MIN_PLAYERS, engine.surprise.cards.MAX_PLAYERS + 1),
+        players=range(surprise_engine.cards.MIN_PLAYERS, surprise_engine.cards.MAX_PLAYERS + 1),
+        summary=_surprise_summary,
         bots=surprise_bots.BOTS,
         bot_choices=surprise_bots.BOT_CHOICES,
         replay_context=_surprise_replay,

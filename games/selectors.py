@@ -167,12 +167,16 @@ def player_games(user, viewer=None, limit=30):
     return games
 
 
-def lobby_tables(user) -> dict:
+def lobby_tables(user, kind: str | None = None) -> dict:
     """The lobby's lists: open public tables, the user's own, and public games in play,
-    of those `shown_to` the user."""
+    of those `shown_to` the user; only the game `kind`'s when it is named. Each table comes
+    with the one it is the rematch of (`rematch_of`), if any."""
     shown = shown_to(user, table="")
+    tables = Table.objects.select_related("rematch_of")
+    if kind is not None:
+        tables = tables.filter(kind=kind)
     open_tables = (
-        Table.objects.filter(status=Table.Status.OPEN, is_public=True, reserved=False)
+        tables.filter(status=Table.Status.OPEN, is_public=True, reserved=False)
         .filter(shown)
         .select_related("created_by")
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
@@ -181,13 +185,13 @@ def lobby_tables(user) -> dict:
     mine = []
     if user.is_authenticated:
         mine = (
-            Table.objects.filter(seats__user=user)
+            tables.filter(seats__user=user)
             .filter(Q(status=Table.Status.OPEN) | Q(status=Table.Status.PLAYING))
             .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
             .order_by("-created_at")[:20]
         )
     playing = (
-        Table.objects.filter(status=Table.Status.PLAYING, is_public=True)
+        tables.filter(status=Table.Status.PLAYING, is_public=True)
         .filter(shown)
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
         .order_by("-created_at")[:20]

@@ -4,6 +4,7 @@ from games import views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
+    path("options/", views.lobby_options, name="lobby_options"),
     path("<int:table_id>/", views.table, name="table"),
     path("<int:table_id>/join/", views.join, name="table_join"),
     path("<int:table_id>/leave/", views.leave, name="table_leave"),

@@ -8,7 +8,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import kinds, rendering, replays, selectors, services
@@ -49,26 +49,67 @@ def _answers_closed_deals(view):
 
 @login_required
 def lobby(request):
-    form = TableForm(request.POST if request.method == "POST" else None, user=request.user)
-    if request.method == "POST" and form.is_valid():
-        try:
-            table = services.table_create(
-                user=request.user,
-                kind=form.cleaned_data["kind"],
-                seats_count=form.cleaned_data["seats_count"],
-                options=form.options(),
-                time_limit=form.cleaned_data["time_limit"],
-                is_public=form.cleaned_data["is_public"],
-                show_played=form.cleaned_data["show_played"],
-                name=form.cleaned_data["name"],
-                season=form.cleaned_data.get("season"),
-            )
-        except services.ServiceError as error:
-            form.add_error(None, error.message)
-        else:
-            return redirect(table)
-    context = {"form": form, **selectors.lobby_tables(request.user)}
+    listed = _listed_kind(request)
+    if request.htmx and request.htmx.target == "lobby-tables":
+        # A list of one game's tables, fetched again as the lobby changes (static/js/lobby.js).
+        context = {"listed_kind": listed, **selectors.lobby_tables(request.user, kind=listed)}
+        return render(request, "games/lobby.html#tables", context)
+    if request.method == "POST":
+        form = TableForm(request.POST, user=request.user)
+        if form.changes_game():
+            form = form.for_chosen_game()
+        elif form.is_valid():
+            table = _create_table(request, form)
+            if table is not None:
+                return redirect(table)
+    else:
+        # The list of one game's tables offers to create one of that game.
+        form = TableForm(user=request.user, kind=listed)
+    context = {
+        "form": form,
+        "games": kinds.registered(),
+        "listed_kind": listed,
+        **selectors.lobby_tables(request.user, kind=listed),
+    }
     return render(request, "games/lobby.html", context, status=400 if form.errors else 200)
+
+
+def _create_table(request, form: TableForm):
+    """The table of a valid form, or None when the service refuses it (the form says why)."""
+    try:
+        return services.table_create(
+            user=request.user,
+            kind=form.cleaned_data["kind"],
+            seats_count=form.cleaned_data["seats_count"],
+            options=form.options(),
+            time_limit=form.cleaned_data["time_limit"],
+            is_public=form.cleaned_data["is_public"],
+            show_played=form.cleaned_data["show_played"],
+            name=form.cleaned_data["name"],
+            season=form.cleaned_data.get("season"),
+        )
+    except services.ServiceError as error:
+        form.add_error(None, error.message)
+        return None
+
+
+def _listed_kind(request) -> str | None:
+    """The game the lobby lists the tables of (?kind=), or None: every game's."""
+    name = request.GET.get("kind")
+    return name if name in dict(kinds.choices()) else None
+
+
+@login_required
+@require_GET
+def lobby_options(request):
+    """The new-table form's fields for the game ?kind=, with their defaults: the page
+    swaps them in when the game is chosen (the `game_options` part of lobby.html)."""
+    try:
+        kinds.get(request.GET.get("kind"))
+    except KeyError:
+        raise Http404 from None
+    form = TableForm(user=request.user, kind=request.GET["kind"])
+    return render(request, "games/lobby.html#game_options", {"form": form})
 
 
 @login_required

@@ -1,15 +1,17 @@
-"""The rules of every game the site hosts, as pure Python: no Django, no I/O.
+"""What every game engine shares (its errors, the record reader) and the engines the site
+plays, as pure Python: no Django, no I/O.
 
     from games import engine
-    nimmt = engine.get("nimmt")
+    rules = engine.get(table.kind)
 
-Each engine module implements the interface of docs/engines.md.
+Each game app registers its engine (games.kinds.register); each engine module implements
+the interface of docs/engines.md.
 """
 
-from . import nimmt, six, surprise
 from .errors import IllegalDecision, OptionsError, RecordError
 
-ENGINES = {nimmt.KIND: nimmt, six.KIND: six, surprise.KIND: surprise}
+# Engine modules by game kind, filled as games register.
+ENGINES: dict = {}
 
 
 def get(kind):

@@ -10,7 +10,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from games.engine.six.cards import RANKS, SUITS, name, sort_key
+from games.six.engine.cards import RANKS, SUITS, name, sort_key
 
 register = template.Library()
 

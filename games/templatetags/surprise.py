@@ -14,8 +14,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext, gettext_lazy, ngettext
 
-from games.engine import surprise
-from games.engine.surprise.records import decision_of, record_value
+from games.surprise import engine as surprise
+from games.surprise.engine.records import decision_of, record_value
 
 register = template.Library()
 

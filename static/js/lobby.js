@@ -27,6 +27,23 @@
     }
   });
   document.addEventListener("DOMContentLoaded", updateAll);
+  // A game's fields swapped in (htmx, lobby.html's game_options).
+  document.addEventListener("htmx:load", updateAll);
   // Back to the page from the browser's history: the form keeps what was chosen.
   window.addEventListener("pageshow", updateAll);
+})();
+
+// The lobby's socket pushes the whole list of tables (#lobby-tables) as the lobby changes.
+// A list of one game's tables (data-listed-kind) keeps to that game: instead of the pushed
+// list, it fetches its own again (its hx-get, on "lobby-changed").
+(function () {
+  "use strict";
+
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var shown = event.detail.target;
+    if (shown && shown.id === "lobby-tables" && shown.dataset.listedKind) {
+      event.detail.shouldSwap = false;
+      htmx.trigger(shown, "lobby-changed");
+    }
+  });
 })();

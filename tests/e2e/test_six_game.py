@@ -116,7 +116,7 @@ print(table.pk)
 READER = """
 import json, sys
 from django.utils import translation
-from games.engine import six
+from games.six import engine as six
 from games.models import Game
 for line in sys.stdin:
     game = Game.objects.select_related("table").get(table_id=int(line))

@@ -84,7 +84,7 @@ print(table.pk)
 
 READER = """
 import json, sys
-from games.engine import surprise
+from games.surprise import engine as surprise
 from games.models import Game
 for line in sys.stdin:
     game = Game.objects.get(table_id=int(line))

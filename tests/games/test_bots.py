@@ -9,13 +9,14 @@ import random
 import numpy as np
 import pytest
 
-from games.bots import BOTS, NothingToDecide, get_bot, legal_decisions
-from games.bots.cards import known_hands, unseen_cards
-from games.bots.expert import ExpertBot
-from games.bots.rollout import Tables
+from games.bots import NothingToDecide, get_bot, legal_decisions
 from games.bots.simulate import play_game, simulate, table_options
-from games.engine import nimmt
-from games.engine.nimmt import core
+from games.nimmt import engine as nimmt
+from games.nimmt.bots import BOTS
+from games.nimmt.bots.cards import known_hands, unseen_cards
+from games.nimmt.bots.expert import ExpertBot
+from games.nimmt.bots.rollout import Tables
+from games.nimmt.engine import core
 
 VARIANTS = [
     {"deal": deal, "card_limit": limit, "live_scores": live, "end": "rounds", "rounds": 2}

@@ -1,4 +1,4 @@
-"""The game log (games/engine/nimmt/log.py): every turn placed again card by card, RULES §1.4
+"""The game log (games/nimmt/engine/log.py): every turn placed again card by card, RULES §1.4
 (where a card goes, a 6th card and a too-low card take a row) and §1.5 (heads hidden
 during the round with live scores off)."""
 
@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from games.engine import nimmt
-from games.engine.nimmt import rules
-from games.engine.nimmt.cards import HEADS
-from games.engine.nimmt.log import turn_plays
+from games.nimmt import engine as nimmt
+from games.nimmt.engine import rules
+from games.nimmt.engine.cards import HEADS
+from games.nimmt.engine.log import turn_plays
 
 
 def test_a_sixth_card_takes_the_five_and_a_too_low_card_the_chosen_row():

@@ -5,8 +5,8 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.engine import nimmt
-from games.engine.nimmt import core, rules
+from games.nimmt import engine as nimmt
+from games.nimmt.engine import core, rules
 
 OPTIONS = {"end": "rounds", "rounds": 1}
 

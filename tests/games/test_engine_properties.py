@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import nimmt
+from games.nimmt import engine as nimmt
 
 VARIANTS = [
     {"deal": deal, "card_limit": limit, "live_scores": live, **end}

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import RecordError, nimmt
+from games.engine import RecordError
+from games.nimmt import engine as nimmt
 
 RECORDS = Path(__file__).parent / "records"
 EXPECTED = json.loads((RECORDS / "expected.json").read_text())

@@ -5,8 +5,9 @@ import random
 
 import pytest
 
-from games.engine import IllegalDecision, nimmt
-from games.engine.nimmt import rules
+from games.engine import IllegalDecision
+from games.nimmt import engine as nimmt
+from games.nimmt.engine import rules
 
 
 def dealt(rows, hands, **options):

@@ -3,7 +3,8 @@ draft), plus determinism from the seed."""
 
 import pytest
 
-from games.engine import IllegalDecision, OptionsError, nimmt
+from games.engine import IllegalDecision, OptionsError
+from games.nimmt import engine as nimmt
 
 
 def fallback_until(state, until):
@@ -266,7 +267,7 @@ def test_round_deal_depends_only_on_seed_and_round():
 
 def test_draws_are_reproducible_distinct_and_spread():
     # docs/engines.md: a round's deal follows from (seed, round) only
-    from games.engine.nimmt.dealing import draw
+    from games.nimmt.engine.dealing import draw
 
     cards = tuple(range(1, 105))
     first = draw("nimmt/1/1/deal", cards, 54)

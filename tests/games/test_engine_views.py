@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from games.engine import nimmt
-from games.engine.nimmt import rules
+from games.nimmt import engine as nimmt
+from games.nimmt.engine import rules
 
 KEYS = {
     "kind", "seat", "players", "options", "version", "phase", "round", "turn", "rows", "hand",

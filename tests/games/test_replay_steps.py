@@ -3,7 +3,7 @@ cards it shows, and the game's end; the names the table page shows (issue 21, it
 2 and 6).
 
 The finished games are played through the services; what each step must show is read
-from the game's state afterwards, with the engine's game log (games/engine/nimmt/log.py),
+from the game's state afterwards, with the engine's game log (games/nimmt/engine/log.py),
 which places every finished turn again from the rows its round started with.
 """
 
@@ -13,9 +13,9 @@ import re
 import pytest
 
 from games import engine, services
-from games.engine.nimmt.log import log as game_log
-from games.engine.nimmt.log import turn_plays
 from games.models import Game
+from games.nimmt.engine.log import log as game_log
+from games.nimmt.engine.log import turn_plays
 
 pytestmark = pytest.mark.django_db
 nimmt = engine.get("nimmt")

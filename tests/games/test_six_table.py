@@ -20,7 +20,7 @@ from tests.games.ws import ack_version, error_code
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-six = engine.six
+six = engine.get("six")
 # A card of the Spanish deck wherever a frame names it: a card face's data-card, the values
 # a button sends, any attribute or text.
 CARD = re.compile(r"\b(?:1[0-2]|[1-9])-(?:oros|copas|espadas|bastos)\b")

@@ -24,7 +24,7 @@ from tests.games.ws import ack_version, error_code
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-surprise = engine.surprise
+surprise = engine.get("surprise")
 SPECIAL = re.compile(
     r"\b(stop|glisser|inserer|remplacer|negatif_positif|5e_serie|7_qui_surprend)\b"
 )

@@ -7,8 +7,8 @@ import re
 import pytest
 
 from games import engine, replays, services
-from games.engine.nimmt import rules
 from games.models import Game, Table
+from games.nimmt.engine import rules
 
 pytestmark = pytest.mark.django_db
 nimmt = engine.get("nimmt")

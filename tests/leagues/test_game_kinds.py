@@ -180,7 +180,7 @@ def test_seating_a_six_evening_makes_six_tables(club, alice, bob, carol, dave):
     evening = Evening.objects.create(season=season, date=timezone.localdate(), table_size=4)
     evening.players.set([alice, bob, carol, dave])
     (table,) = league_services.seating_generate(event=evening, seed=1)
-    assert table.kind == "six" and table.options == engine.six.normalize_options({}, 4)
+    assert table.kind == "six" and table.options == engine.get("six").normalize_options({}, 4)
 
 
 def test_a_six_tournament_ranks_the_most_points_first(club, alice, bob, client):

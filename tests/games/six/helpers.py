@@ -2,8 +2,8 @@
 
 import random
 
-from games.engine import six
-from games.engine.six.rules import with_deal
+from games.six import engine as six
+from games.six.engine.rules import with_deal
 
 
 def dealt(hands, *, options=None, seed=0):
@@ -40,7 +40,7 @@ def full_deal(fixed, *, players=4, deck=40, first=0):
     """A deal of the whole deck in which seat s holds every card of `fixed[s]`; the other
     cards go round the seats that still have room, in deck order. Sizes follow RULES 3.5
     (the extra cards to the seats dealt first from `first`)."""
-    from games.engine.six.dealing import hand_sizes
+    from games.six.engine.dealing import hand_sizes
 
     sizes = hand_sizes(deck, players, first)
     hands = [list(fixed.get(seat, ())) for seat in range(players)]

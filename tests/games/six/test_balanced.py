@@ -8,9 +8,9 @@ from collections import Counter
 
 import pytest
 
-from games.engine import six
-from games.engine.six.cards import RANKS, parts
-from games.engine.six.dealing import Stream, balanced_deal, hand_key
+from games.six import engine as six
+from games.six.engine.cards import RANKS, parts
+from games.six.engine.dealing import Stream, balanced_deal, hand_key
 
 from .helpers import finished_game
 

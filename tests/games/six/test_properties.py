@@ -9,8 +9,8 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import six
-from games.engine.six.cards import RANKS, parts
+from games.six import engine as six
+from games.six.engine.cards import RANKS, parts
 
 SUIT_NAMES = six.SUITS
 

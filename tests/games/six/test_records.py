@@ -7,8 +7,9 @@ import random
 
 import pytest
 
-from games.engine import RecordError, six
-from games.engine.six.rules import with_deal
+from games.engine import RecordError
+from games.six import engine as six
+from games.six.engine.rules import with_deal
 
 from .helpers import finished_game, play_out
 

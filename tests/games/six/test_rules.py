@@ -8,9 +8,10 @@ from collections import Counter
 import pytest
 
 from games import engine
-from games.engine import IllegalDecision, OptionsError, six
-from games.engine.six.dealing import hand_sizes
-from games.engine.six.rules import with_deal
+from games.engine import IllegalDecision, OptionsError
+from games.six import engine as six
+from games.six.engine.dealing import hand_sizes
+from games.six.engine.rules import with_deal
 
 from .helpers import dealt, finished_game, full_deal, play, play_out
 

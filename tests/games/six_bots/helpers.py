@@ -2,8 +2,8 @@
 
 import statistics
 
-from games.bots.six import BOTS, SixExpertBot
-from games.engine import six
+from games.six import engine as six
+from games.six.bots import BOTS, SixExpertBot
 
 
 def quick_expert(seed=0):

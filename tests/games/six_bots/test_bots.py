@@ -1,4 +1,4 @@
-"""Six bots (games/bots/six): legal decisions only, from the view alone, deterministic
+"""Six bots (games/six/bots): legal decisions only, from the view alone, deterministic
 given seed and view, and stronger in the order random < heuristic < expert."""
 
 import copy
@@ -9,10 +9,10 @@ import random
 import pytest
 
 from games.bots.base import NothingToDecide
-from games.bots.six import BOT_CHOICES, BOTS, SixExpertBot, expert, heuristic, random_bot
-from games.bots.six.cards import passes_exclude, unseen
-from games.bots.six.random_bot import legal_decisions
-from games.engine import six
+from games.six import engine as six
+from games.six.bots import BOT_CHOICES, BOTS, SixExpertBot, expert, heuristic, random_bot
+from games.six.bots.cards import passes_exclude, unseen
+from games.six.bots.random_bot import legal_decisions
 
 from .helpers import hand_margins, lower_bound, make_bot, play
 

@@ -2,7 +2,7 @@
 
 import random
 
-from games.engine import surprise
+from games.surprise import engine as surprise
 
 
 def random_game(seed, players, live=True, fallback_share=0.2, until=None):

@@ -1,6 +1,6 @@
 """Tables set up for one rule at a time, played through the public `apply`."""
 
-from games.engine import surprise
+from games.surprise import engine as surprise
 
 
 def table(

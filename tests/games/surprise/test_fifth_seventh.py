@@ -1,6 +1,6 @@
 """RULES §2.3 and §2.5: 5e série, 7 qui surprend, and takes while 5 rows lie."""
 
-from games.engine import surprise
+from games.surprise import engine as surprise
 
 from .helpers import asked, decide, kinds, play, table
 

@@ -1,11 +1,10 @@
 """RULES §1.4 as §2.3 and §2.5 extend it: one encoding of the placing rule, shared by
-6 qui prend ! and 6 qui surprend (games/engine/placing.py)."""
+6 qui prend ! and 6 qui surprend (games/nimmt/engine/placing.py)."""
 
 import random
 
-from games.engine import placing
-from games.engine.nimmt import core, rules
-from games.engine.surprise import rules as surprise_rules
+from games.nimmt.engine import core, placing, rules
+from games.surprise.engine import rules as surprise_rules
 
 
 def test_both_engines_place_with_the_shared_rule():

@@ -9,8 +9,8 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import surprise
-from games.engine.surprise.cards import HEADS, SPECIALS
+from games.surprise import engine as surprise
+from games.surprise.engine.cards import HEADS, SPECIALS
 
 from .games import random_states
 

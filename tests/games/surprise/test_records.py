@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import RecordError, surprise
+from games.engine import RecordError
+from games.surprise import engine as surprise
 
 from .games import random_game
 

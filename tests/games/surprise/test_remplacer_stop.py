@@ -2,7 +2,8 @@
 
 import pytest
 
-from games.engine import IllegalDecision, surprise
+from games.engine import IllegalDecision
+from games.surprise import engine as surprise
 
 from .helpers import asked, decide, kinds, play, table
 

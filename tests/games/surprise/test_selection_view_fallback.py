@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from games.engine import IllegalDecision, surprise
+from games.engine import IllegalDecision
+from games.surprise import engine as surprise
 
 from .helpers import asked, decide, play, table
 

@@ -4,9 +4,10 @@ from collections import Counter
 
 import pytest
 
-from games.engine import OptionsError, surprise
-from games.engine.nimmt.dealing import draw as shuffled
-from games.engine.surprise.cards import KINDS, NUMBERS, SPECIALS
+from games.engine import OptionsError
+from games.nimmt.engine.dealing import draw as shuffled
+from games.surprise import engine as surprise
+from games.surprise.engine.cards import KINDS, NUMBERS, SPECIALS
 
 from .helpers import decide, play, table
 

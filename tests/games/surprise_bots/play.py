@@ -1,6 +1,6 @@
 """Seeded 6 qui surprend games between bots, through the engine's public interface."""
 
-from games.engine import surprise
+from games.surprise import engine as surprise
 
 
 def play(bots, seed, on_decision=None):

@@ -6,9 +6,9 @@ from collections import Counter, defaultdict
 import pytest
 
 from games.bots.base import NothingToDecide
-from games.bots.surprise import BOT_CHOICES, BOTS, SurpriseExpertBot, awaited, legal_decisions
-from games.engine import surprise
-from games.engine.surprise.cards import HEADS
+from games.surprise import engine as surprise
+from games.surprise.bots import BOT_CHOICES, BOTS, SurpriseExpertBot, awaited, legal_decisions
+from games.surprise.engine.cards import HEADS
 
 from .play import play
 

@@ -2,8 +2,8 @@
 
 import statistics
 
-from games.bots.surprise import BOTS, SurpriseExpertBot
-from games.engine import surprise
+from games.surprise import engine as surprise
+from games.surprise.bots import BOTS, SurpriseExpertBot
 
 from .play import play
 
