@@ -4,7 +4,7 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponseRedirect
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -12,7 +12,6 @@ from django.views.decorators.http import require_POST
 
 from accounts import throttling
 from accounts.forms import ProfileForm, SignupForm
-from accounts.models import User
 
 
 def signup(request):
@@ -27,21 +26,6 @@ def signup(request):
         messages.success(request, _("Welcome to sixclub, %(name)s!") % {"name": user.shown_name})
         return redirect("home")
     return render(request, "accounts/signup.html", {"form": form})
-
-
-def profile(request, username):
-    from games.selectors import player_games
-    from leagues.selectors import player_profile, player_rating_changes
-
-    player = get_object_or_404(User, username=username, is_active=True)
-    games = player_games(player, viewer=request.user)
-    # Each league game's move of the player's rating in its game.
-    changes = player_rating_changes(player=player)
-    for game in games:
-        game["rating_change"] = changes.get(game["table"].pk)
-    context = {"player": player, "games": games}
-    context.update(player_profile(player=player, viewer=request.user))
-    return render(request, "accounts/profile.html", context)
 
 
 @login_required

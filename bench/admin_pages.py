@@ -104,7 +104,7 @@ def pages(league, season, evening, tournament):
         app = apps.get(model, "leagues")
         return reverse(f"admin:{app}_{model}_change", args=[pk])
 
-    table = Table.objects.filter(season=season).order_by("pk").first()
+    table = Table.objects.filter(league_table__season=season).order_by("pk").first()
     game = Game.objects.get(table=table)
     entry = LeagueGame.objects.get(game=game)
     membership = Membership.objects.filter(league=league).order_by("pk").first()
@@ -112,7 +112,8 @@ def pages(league, season, evening, tournament):
     rating = PlayerRating.objects.order_by("pk").first()
     player = membership.user
     by_season = f"?season__id__exact={season.pk}"
-    by_table_season = f"?table__season__id__exact={season.pk}"
+    by_league_table_season = f"?league_table__season__id__exact={season.pk}"
+    by_table_season = f"?table__league_table__season__id__exact={season.pk}"
     return [
         ("admin index", reverse("admin:index")),
         ("leagues", changelist("league")),
@@ -131,7 +132,7 @@ def pages(league, season, evening, tournament):
         ("tournament", change("tournament", tournament.pk)),
         ("tables", changelist("table")),
         ("tables, search", changelist("table", "?q=demo012")),
-        ("tables of the season", changelist("table", by_season)),
+        ("tables of the season", changelist("table", by_league_table_season)),
         ("table", change("table", table.pk)),
         ("games", changelist("game")),
         ("games, search", changelist("game", "?q=demo012")),

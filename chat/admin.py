@@ -43,7 +43,7 @@ def _room(message: ChatMessage) -> str:
 
 @admin.register(ChatMessage)
 class ChatMessageAdmin(LeagueScopedAdmin):
-    league_path = "table__season__league"
+    league_path = "table__league_table__season__league"
     list_display = ("created_at", "sender", "room", "shown_text", "from_spectator", "hidden")
     list_filter = ("hidden", "from_spectator")
     search_fields = ("text", "sender__username", "sender__display_name")
@@ -137,7 +137,7 @@ class ResolvedFilter(admin.SimpleListFilter):
 
 @admin.register(ChatReport)
 class ChatReportAdmin(LeagueScopedAdmin):
-    league_path = "message__table__season__league"
+    league_path = "message__table__league_table__season__league"
     list_display = (
         "created_at",
         "message_text",

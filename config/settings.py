@@ -79,6 +79,10 @@ INSTALLED_APPS = [
     "template_partials",
     "accounts",
     "games",
+    # One app per game (games/<game>/): each registers itself in its AppConfig.ready().
+    "games.nimmt",
+    "games.six",
+    "games.surprise",
     "leagues",
     "chat",
     "axes",

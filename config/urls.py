@@ -4,6 +4,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts import views as account_views
 from config import views
+from leagues import profile as league_profile
 
 # The admin's header and titles name the site, in the admin's language.
 admin.site.site_header = _("sixclub administration")
@@ -25,7 +26,7 @@ urlpatterns = [
         name="password_reset",
     ),
     path("accounts/", include("django.contrib.auth.urls")),
-    path("players/<str:username>/", account_views.profile, name="profile"),
+    path("players/<str:username>/", league_profile.profile, name="profile"),
     path("tables/", include("games.urls")),
     path("leagues/", include("leagues.urls")),
     path("chat/", include("chat.urls")),

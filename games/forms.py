@@ -162,7 +162,7 @@ class TableForm(forms.Form):
 
     def clean_kind(self):
         # No game named (a form of before there were several): the default one.
-        return self.cleaned_data["kind"] or kinds.DEFAULT
+        return self.cleaned_data["kind"] or kinds.default()
 
     def options(self) -> dict:
         return self.game.options_form.options(self.cleaned_data)
@@ -172,9 +172,9 @@ def _chosen_kind(name) -> kinds.Kind:
     """The game whose options the form shows: the one named, else the default (an unknown
     name fails in clean_kind, and the default's fields keep the form readable)."""
     try:
-        return kinds.get(name or kinds.DEFAULT)
+        return kinds.get(name or kinds.default())
     except KeyError:
-        return kinds.get(kinds.DEFAULT)
+        return kinds.get(kinds.default())
 
 
 def _seasons_offered(user, kind: kinds.Kind):

@@ -14,22 +14,10 @@ from dataclasses import dataclass, field
 from types import ModuleType
 
 from django import forms
-from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from games import engine, paper
-from games.models import BOT_CHOICES, Seat
-from games.nimmt import engine as nimmt_engine
-from games.nimmt.bots import BOTS as NIMMT_BOTS
-from games.nimmt.engine.options import DEFAULTS as NIMMT_DEFAULTS
-from games.nimmt.engine.options import MAX_PLAYERS, MIN_PLAYERS
-from games.six import bots as six_bots
-from games.six import engine as six_engine
-from games.six.engine.options import BALANCED_PLAYERS
-from games.six.engine.options import DEFAULTS as SIX_DEFAULTS
-from games.surprise import bots as surprise_bots
-from games.surprise import engine as surprise_engine
-from games.surprise.bots.usage import SpecialUsage
+from games import engine
+from games.models import Seat
 
 
 @dataclass(frozen=True)
@@ -81,6 +69,9 @@ class Kind:
     # score sheet rows and the result a game played here leaves; games.paper.SheetError
     # when it cannot be this game's. None: the game is not entered on paper.
     paper_sheet: Callable | None = None
+    # Its stylesheet (a static path), linked by every page that shows its game: the
+    # table, the replay, the club's TV. Empty: the site's own styles suffice.
+    stylesheet: str = ""
 
     def __post_init__(self):
         # Filled from the name and the engine when a registration leaves them out.
@@ -150,6 +141,11 @@ def get(name: str) -> Kind:
         raise KeyError(f"unknown game {name!r} (known: {', '.join(sorted(_KINDS))})") from None
 
 
+def default() -> str:
+    """The game of a table when none is named: the first registered (INSTALLED_APPS order)."""
+    return next(iter(_KINDS))
+
+
 def registered() -> list[Kind]:
     return list(_KINDS.values())
 
@@ -174,257 +170,3 @@ def bot_class(name: str) -> type:
             return kind.bots[name]
     known = ", ".join(bot for kind in _KINDS.values() for bot in kind.bots)
     raise KeyError(f"unknown bot {name!r}; known bots: {known}")
-
-
-# --- 6 qui prend ! -------------------------------------------------------------------------
-
-
-class NimmtOptions(OptionsForm):
-    """Every option of RULES §1.5–1.8."""
-
-    end = forms.ChoiceField(
-        label=_("End of the game"),
-        initial="threshold",
-        choices=[
-            ("threshold", _("When a player reaches the threshold")),
-            ("rounds", _("After a fixed number of rounds")),
-        ],
-    )
-    threshold = forms.IntegerField(
-        label=_("Threshold (heads)"), min_value=1, max_value=500, initial=66
-    )
-    rounds = forms.IntegerField(
-        label=_("Rounds"),
-        min_value=1,
-        max_value=20,
-        initial=1,
-        help_text=_("1 is the single-round variant."),
-    )
-    # A field that applies only for one value of another: the lobby shows it only then
-    # (static/js/lobby.js), and a value in it refuses nothing otherwise (TableForm.clean).
-    shown_when = {"threshold": ("end", "threshold"), "rounds": ("end", "rounds")}
-    deal = forms.ChoiceField(
-        label=_("Deal"),
-        initial="random",
-        choices=[
-            ("random", _("Random deal")),
-            ("draft", _("Draft: each player picks their cards")),
-        ],
-    )
-    card_limit = forms.BooleanField(
-        label=_("Tactical: only cards 1 to 10 × players + 4"), required=False
-    )
-    live_scores = forms.BooleanField(
-        label=_("Show scores during the round"), required=False, initial=True
-    )
-
-    @classmethod
-    def options(cls, data: dict) -> dict:
-        options = {
-            "card_limit": data["card_limit"],
-            "deal": data["deal"],
-            "end": data["end"],
-            "live_scores": data["live_scores"],
-        }
-        if data["end"] == "threshold":
-            options["threshold"] = data["threshold"]
-        else:
-            options["rounds"] = data["rounds"]
-        return options
-
-
-def column_totals(sheet) -> tuple[int, ...]:
-    """Each seat's points over the rounds: heads taken, for 6 qui prend !."""
-    return tuple(sum(column) for column in zip(*sheet, strict=True))
-
-
-def most_heads(cards_in_play: int) -> int:
-    """The most heads a round can hold: those of its heaviest cards (RULES §1.1)."""
-    return sum(sorted(nimmt_engine.HEADS, reverse=True)[:cards_in_play])
-
-
-def _nimmt_sheet(lines, players):
-    # RULES §1.2: 10 cards a player and 4 rows.
-    return paper.heads_sheet(lines, players, most=most_heads(10 * players + 4))
-
-
-def _nimmt_replay(game, step):
-    from games import replays  # replays reads the registry: imported when first needed
-
-    return replays.nimmt_replay_context(game, step)
-
-
-def _nimmt_summary(options: dict) -> str:
-    """How the game ends ("to 66 heads", "3 rounds"), then the variants it plays."""
-    if options.get("end") == "rounds":
-        rounds = options["rounds"]
-        parts = [ngettext("%(n)s round", "%(n)s rounds", abs(rounds)) % {"n": rounds}]
-    else:
-        threshold = options.get("threshold", NIMMT_DEFAULTS["threshold"])
-        parts = [ngettext("to %(n)s head", "to %(n)s heads", abs(threshold)) % {"n": threshold}]
-    if options.get("card_limit"):
-        parts.append(gettext("tactical"))
-    if options.get("deal") == "draft":
-        parts.append(gettext("draft"))
-    if not options.get("live_scores", True):
-        parts.append(gettext("scores at round end"))
-    return ", ".join(parts)
-
-
-NIMMT = register(
-    Kind(
-        name=nimmt_engine.KIND,
-        label=_("6 qui prend !"),
-        engine=nimmt_engine,
-        options_form=NimmtOptions,
-        players=range(MIN_PLAYERS, MAX_PLAYERS + 1),
-        summary=_nimmt_summary,
-        bots=NIMMT_BOTS,
-        bot_choices=BOT_CHOICES,
-        replay_context=_nimmt_replay,
-        league_totals=column_totals,
-        event_options=lambda event: event.table_options(),
-        paper_sheet=_nimmt_sheet,
-    )
-)
-
-# The game of a table when none is named (the lobby's first choice, leagues' tables).
-DEFAULT = NIMMT.name
-
-
-# --- Six -----------------------------------------------------------------------------------
-
-
-class SixOptions(OptionsForm):
-    """The options of RULES §3.5: the deck, the target, the balanced deal (4 players)."""
-
-    deck = forms.TypedChoiceField(
-        label=_("Deck"),
-        coerce=int,
-        initial=40,
-        choices=[(40, _("40 cards")), (48, _("48 cards (with 8s and 9s)"))],
-    )
-    target = forms.IntegerField(label=_("Target (points)"), min_value=5, max_value=200, initial=30)
-    balanced = forms.BooleanField(
-        label=_("Balanced deal (4 players)"), required=False, initial=False
-    )
-
-    @classmethod
-    def options(cls, data: dict) -> dict:
-        return {"deck": data["deck"], "target": data["target"], "balanced": data["balanced"]}
-
-    @classmethod
-    def check(cls, data: dict, players: int) -> None:
-        # RULES 3.5: the balanced deal shares the 40 or 48 cards between 4 hands only.
-        if data.get("balanced") and players != BALANCED_PLAYERS:
-            message = _("A balanced deal is for %(n)s players: choose %(n)s players or untick it.")
-            raise forms.ValidationError(
-                {"balanced": forms.ValidationError(message, params={"n": BALANCED_PLAYERS})}
-            )
-
-
-def hand_points(sheet) -> tuple[int, ...]:
-    """Each seat's points over the hands (RULES §3.3) from the cards left in each hand:
-    the seat left with none scores 5 plus the others' cards, the others lose theirs."""
-    totals = [0] * len(sheet[0]) if sheet else []
-    for left in sheet:
-        for seat, count in enumerate(left):
-            totals[seat] += 5 + sum(left) if count == 0 else -count
-    return tuple(totals)
-
-
-def _six_sheet(lines, players):
-    # RULES §3.1: at most 48 cards dealt round the table.
-    return paper.hand_points_sheet(lines, players, most_left=-(-48 // players))
-
-
-def _six_replay(game, step):
-    from games import replays
-
-    return replays.six_replay_context(game, step)
-
-
-def _six_summary(options: dict) -> str:
-    """The target ("to 30 points"), then what differs from the usual game."""
-    target = options.get("target", SIX_DEFAULTS["target"])
-    parts = [ngettext("to %(n)s point", "to %(n)s points", abs(target)) % {"n": target}]
-    deck = options.get("deck", SIX_DEFAULTS["deck"])
-    if deck != SIX_DEFAULTS["deck"]:
-        parts.append(gettext("%(n)s cards") % {"n": deck})
-    if options.get("balanced"):
-        parts.append(gettext("balanced deal"))
-    return ", ".join(parts)
-
-
-SIX = register(
-    Kind(
-        name=six_engine.KIND,
-        label=_("Six"),
-        engine=six_engine,
-        options_form=SixOptions,
-        players=range(six_engine.MIN_PLAYERS, six_engine.MAX_PLAYERS + 1),
-        summary=_six_summary,
-        bots=six_bots.BOTS,
-        bot_choices=six_bots.BOT_CHOICES,
-        replay_context=_six_replay,
-        league_totals=hand_points,
-        higher_wins=True,
-        score_label=_("Points"),
-        per_round_label=_("Points per hand"),
-        paper_sheet=_six_sheet,
-    )
-)
-
-
-# --- 6 qui surprend ------------------------------------------------------------------------
-
-
-class SurpriseOptions(OptionsForm):
-    """RULES §2.5: of the §1 options only `live_scores` applies (always 2 rounds of 12)."""
-
-    live_scores = forms.BooleanField(
-        label=_("Show scores during the round"), required=False, initial=True
-    )
-
-    @classmethod
-    def options(cls, data: dict) -> dict:
-        return {"live_scores": data["live_scores"]}
-
-
-def _surprise_sheet(lines, players):
-    # RULES §2.5: 12 cards a player and 4 rows (5 with 5e série: one more card).
-    return paper.heads_sheet(lines, players, most=most_heads(12 * players + 5))
-
-
-def _surprise_replay(game, step):
-    from games import replays
-
-    return replays.surprise_replay_context(game, step)
-
-
-def _surprise_summary(options: dict) -> str:
-    """Always the same game (RULES §2.5): its rounds, its specials, and when scores show."""
-    rounds = surprise_engine.cards.ROUNDS
-    parts = [ngettext("%(n)s round", "%(n)s rounds", rounds) % {"n": rounds}, gettext("specials")]
-    if not options.get("live_scores", True):
-        parts.append(gettext("scores at round end"))
-    return ", ".join(parts)
-
-
-SURPRISE = register(
-    Kind(
-        name=surprise_engine.KIND,
-        label=_("6 qui surprend"),
-        engine=surprise_engine,
-        options_form=SurpriseOptions,
-        players=range(surprise_engine.cards.MIN_PLAYERS, surprise_engine.cards.MAX_PLAYERS + 1),
-        summary=_surprise_summary,
-        bots=surprise_bots.BOTS,
-        bot_choices=surprise_bots.BOT_CHOICES,
-        replay_context=_surprise_replay,
-        # Heads per round, fewer is better: the same sheet as 6 qui prend !'s.
-        league_totals=column_totals,
-        paper_sheet=_surprise_sheet,
-        simulation_watch=SpecialUsage,
-    )
-)

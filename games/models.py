@@ -13,11 +13,6 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-BOT_CHOICES = [
-    ("random", _("Random bot")),
-    ("heuristic", _("Heuristic bot")),
-    ("expert", _("Expert bot")),
-]
 TIME_LIMIT_CHOICES = [
     (0, _("No limit")),
     (15, _("15 seconds")),
@@ -63,15 +58,6 @@ class Table(models.Model):
     )
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
-    )
-    # A league game: only members sit, and its result enters the season when it ends.
-    season = models.ForeignKey(
-        "leagues.Season",
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="tables",
-        verbose_name=_("season"),
     )
     # Set for duplicate tournaments: every table of a round is dealt from the same seed.
     deal_seed = models.BigIntegerField(_("deal seed"), null=True, blank=True)

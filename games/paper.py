@@ -1,7 +1,7 @@
 """Score sheets of games played with real cards, or corrected by a league admin.
 
 A sheet is what players write: one line per round (or hand), a number per seat, in the
-game's own unit (heads for 6 qui prend ! and 6 qui surprend, points for Six). A game's
+game's own unit (heads, or points: whatever the game counts). A game's
 registration (games.kinds.Kind.paper_sheet) checks a sheet and turns it into what a game
 played here leaves: the score sheet rows (`RoundScore.heads`, one list per round) and the
 result (`Game.result`).
@@ -14,7 +14,7 @@ class SheetError(ValueError):
     """A sheet that cannot be a game's: the message says what to fix, in the reader's words."""
 
 
-def _lines(lines, players: int) -> list[list[int]]:
+def sheet_lines(lines, players: int) -> list[list[int]]:
     """Whole numbers, `players` of them on each line, at least one line."""
     if not isinstance(lines, list) or not lines:
         raise SheetError(_("Write at least one round."))
@@ -34,7 +34,7 @@ def _lines(lines, players: int) -> list[list[int]]:
 def heads_sheet(lines, players: int, *, most: int) -> tuple[list[list[int]], dict]:
     """A sheet of heads per round (fewer is better): each from 0 to `most`, the heads a
     round can hold for this many players; the rows are the lines."""
-    lines = _lines(lines, players)
+    lines = sheet_lines(lines, players)
     for number, line in enumerate(lines, start=1):
         if any(not 0 <= heads <= most for heads in line) or sum(line) > most:
             raise SheetError(
@@ -49,35 +49,3 @@ def heads_sheet(lines, players: int, *, most: int) -> tuple[list[list[int]], dic
         "winners": [seat for seat, total in enumerate(totals) if total == best],
     }
     return lines, result
-
-
-def hand_points_sheet(lines, players: int, *, most_left: int) -> tuple[list[list[int]], dict]:
-    """A sheet of Six's points per hand (RULES §3.3): one winner with 5 plus every card left
-    elsewhere, every other seat minus its cards left (1 to `most_left`). The rows are the
-    cards left in each hand, as a game played here stores them."""
-    lines = _lines(lines, players)
-    rows = []
-    for number, line in enumerate(lines, start=1):
-        winners = [seat for seat, points in enumerate(line) if points > 0]
-        left = [-points for points in line if points <= 0]
-        if (
-            len(winners) != 1
-            or any(not 1 <= count <= most_left for count in left)
-            or line[winners[0]] != 5 + sum(left)
-        ):
-            raise SheetError(
-                _(
-                    "Hand %(round)s: one winner scores 5 plus the cards left in the other "
-                    "hands; each other player scores minus their cards left (1 to %(most)s)."
-                )
-                % {"round": number, "most": most_left}
-            )
-        rows.append([0 if points > 0 else -points for points in line])
-    totals = [sum(column) for column in zip(*lines, strict=True)]
-    best = max(totals)
-    result = {
-        "rounds": lines,
-        "totals": totals,
-        "winners": [seat for seat, total in enumerate(totals) if total == best],
-    }
-    return rows, result

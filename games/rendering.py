@@ -649,7 +649,7 @@ def _score_sheet(v):
 
 def _sign(v) -> int:
     """1 where fewer points are better (heads), -1 where more are (the view's `scoring`
-    is "higher": Six)."""
+    is "higher")."""
     return -1 if v.get("scoring") == "higher" else 1
 
 

@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import engine, signals
+from games import engine, kinds, signals
 from games.bots import get_bot
 from games.models import GAME_PLAY_FIELDS, Decision, Game, RoundScore, Seat, Table, TakenCard
 
@@ -87,7 +87,7 @@ def _announce_on_commit(table: Table, version: int | None = None, lobby: bool = 
 def table_create(
     *,
     user,
-    kind: str = "nimmt",
+    kind: str = "",
     seats_count: int,
     options: dict,
     time_limit: int = 0,
@@ -95,10 +95,19 @@ def table_create(
     show_played: bool = False,
     name: str = "",
     season=None,
+    rematch_of: Table | None = None,
     deal_seed: int | None = None,
     creator_sits: bool = True,
     reserved: bool = False,
 ) -> Table:
+    """A new table of `user`, who sits at it first unless `creator_sits` is False.
+
+    `season` is the season chosen in the lobby (offered by signals.seasons_offered), and
+    `rematch_of` the finished table a rematch plays again: games keeps neither, but tells
+    signals.table_created, whose receivers link the table to what it counts in (or refuse
+    it, and no table is made) before its creator sits.
+    """
+    kind = kind or kinds.default()
     game_engine = engine.get(kind)
     try:
         options = game_engine.normalize_options(options, seats_count)
@@ -114,9 +123,11 @@ def table_create(
             time_limit=time_limit,
             is_public=is_public,
             show_played=show_played,
-            season=season,
             deal_seed=deal_seed,
             reserved=reserved,
+        )
+        signals.table_created.send(
+            sender=Table, table=table, user=user, season=season, rematch_of=rematch_of
         )
         if creator_sits:
             _check_can_sit(table, user)
@@ -206,7 +217,6 @@ def seat_join(*, table_id: int, user, invite_code: str = "") -> Seat:
 
 
 def seat_add_bot(*, table_id: int, user, bot: str) -> Seat:
-    from games import kinds
 
     with transaction.atomic():
         table = _locked_table(table_id)
@@ -250,7 +260,6 @@ def seat_assign(*, table_id: int, position: int, user=None, bot: str = "") -> Se
     """Before the game: give a seat to a player or a bot, in place of whoever held it, or
     free it (neither given). For the app that reserved the table (a club night's seating),
     which decides who may do it; the player must still be allowed to sit (seat_wanted)."""
-    from games import kinds
 
     with transaction.atomic():
         table = _locked_table(table_id)
@@ -311,7 +320,6 @@ def seat_replace_by_bot(*, table_id: int, user, position: int, bot: str) -> Seat
     """The table's creator gives the seat of a player who is away to a bot, between two
     rounds (`between_rounds`): the seat becomes the bot's for the rest of the game, its
     player keeps nothing of it (a league game scores the seat as a bot's)."""
-    from games import kinds
 
     with transaction.atomic():
         table = _locked_table(table_id)
@@ -392,14 +400,13 @@ def table_start(*, table_id: int, user) -> Game:
 def table_rematch(*, table_id: int, user) -> Table:
     """A player of a finished table asks to play again: a new open table like this one
     (game, options, seats, time limit, privacy, played-cards panel, name, and its season
-    while the player may still open a table in it), its bots at their seats and the
-    player at theirs. The table's other players sit when they accept (`rematch_accept`).
+    while the player may still open a table in it: signals.table_created's receivers
+    decide, told `rematch_of`), its bots at their seats and the player at theirs. The
+    table's other players sit when they accept (`rematch_accept`).
 
     Once per table: asked again, by anyone of its players, it is the same new table (the
     old table's row lock orders concurrent requests), and the asking player sits there.
     """
-    from games import kinds
-
     with transaction.atomic():
         old = _locked_table(table_id)
         old_seat = _rematch_player(old, user)
@@ -416,7 +423,7 @@ def table_rematch(*, table_id: int, user) -> Table:
             is_public=old.is_public,
             show_played=old.show_played,
             name=old.name,
-            season=_season_still_offered(old, user, kinds.get(old.kind)),
+            rematch_of=old,
             creator_sits=False,
         )
         for seat in old.seats.exclude(bot=""):
@@ -460,18 +467,6 @@ def _rematch_sit(old: Table, old_seat: Seat, user) -> Table:
     _announce_on_commit(new, lobby=True)
     _announce_on_commit(old)
     return new
-
-
-def _season_still_offered(old: Table, user, kind):
-    """The old table's season, if a new table of `user` may still count in it (the league
-    app answers through games.signals.seasons_offered, as for the lobby's form); else
-    None: the rematch is a friendly game."""
-    if old.season_id is None:
-        return None
-    for _receiver, seasons in signals.seasons_offered.send(sender=Table, user=user, kind=kind):
-        if seasons is not None and seasons.filter(pk=old.season_id).exists():
-            return old.season
-    return None
 
 
 # --- decisions ---------------------------------------------------------------------------
@@ -750,7 +745,6 @@ def paper_result(*, table_id: int, lines, finished_at=None) -> Game:
     """End a table played on paper with its score sheet (`lines`, in the game's unit):
     the table's game, finished, whose result enters its season like a game played here.
     games.paper.SheetError when the sheet cannot be this game's."""
-    from games import kinds
 
     with transaction.atomic():
         table = _locked_table(table_id)
@@ -786,7 +780,6 @@ def game_sheet_replace(*, game_id: int, lines) -> Game:
     """Give a finished game another score sheet (`lines`, in the game's unit): its result
     and its score sheet rows. Only the leagues' correction calls this, which keeps who,
     when and why, and recomputes the standings."""
-    from games import kinds
 
     with transaction.atomic():
         game = Game.objects.select_for_update().select_related("table").get(pk=game_id)

@@ -24,6 +24,18 @@ seat_wanted = Signal()
 # receiver returns a queryset of seasons (or None). No receiver: no league field.
 seasons_offered = Signal()
 
+# A table was made: sent with `table=`, `user=` (who made it), `season=` (the season chosen
+# among those seasons_offered offered, as the form gave it, or None: games keeps nothing of
+# it) and `rematch_of=` (the finished table it plays again, or None), inside the transaction
+# that makes it, before its creator sits. A receiver links the table to what it counts in;
+# it refuses by raising games.services.ServiceError, and then no table is made. No
+# receiver: every table is a friendly game.
+table_created = Signal()
+
+# What a table counts in, named on its pages (a league's season): sent with `table=`; a
+# receiver returns a text, or None. No receiver: the pages name nothing.
+counted_in = Signal()
+
 # A table shows how its seated players stand: sent with `table=` and `users=` (user ids); a
 # receiver returns {user id: {"rating": int or None (new), "rank": int or None}}, `rank`
 # the season rank at a league table. No receiver: the seats show names only.

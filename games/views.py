@@ -11,9 +11,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import kinds, rendering, replays, selectors, services
+from games import kinds, rendering, replays, selectors, services, signals
 from games.forms import TableForm
-from games.models import Game
+from games.models import Game, Table
 
 
 def _access_or_404(request, table_id):
@@ -129,7 +129,8 @@ def table(request, table_id):
     log = rendering.page_log(table, translation.get_language())
     # A game's own page, or the one every game shares.
     templates = [kinds.get(table.kind).template("table.html"), "games/table.html"]
-    return render(request, templates, {"table": table, "live": live, "log": log})
+    context = {"table": table, "kind": kinds.get(table.kind), "live": live, "log": log}
+    return render(request, templates, context)
 
 
 def _paper_table(request, table):
@@ -145,10 +146,20 @@ def _paper_table(request, table):
     context = {
         "table": table,
         "game": kinds.get(table.kind),
+        "counted_in": _counted_in(table),
         "columns": columns,
         "lines": list(enumerate(result["rounds"], start=1)) if result else [],
     }
     return render(request, "games/paper.html", context)
+
+
+def _counted_in(table) -> str | None:
+    """What the table counts in, as another app names it (games.signals.counted_in: a
+    league's season), or None."""
+    for _receiver, text in signals.counted_in.send(sender=Table, table=table):
+        if text:
+            return text
+    return None
 
 
 @login_required

@@ -5,6 +5,7 @@ Staff only (the admin site's own rule). Superusers see everything; a league's ad
 permissions they hold: being a league's admin is the permission.
 """
 
+import copy
 import logging
 import subprocess
 import sys
@@ -23,6 +24,7 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from accounts.admin import PlayerAdmin
 from accounts.models import User
 from games import kinds
 from games.models import Game, RoundScore, Seat, Table, TakenCard
@@ -45,6 +47,8 @@ from leagues.models import (
     StandingsRecompute,
     Tournament,
     TournamentTable,
+    season_id_of,
+    season_of,
 )
 
 log = logging.getLogger(__name__)
@@ -620,9 +624,28 @@ class SeatInline(admin.TabularInline):
         return kinds.bot_label(seat.bot) if seat.bot else ""
 
 
+class TableForm(forms.ModelForm):
+    """A table's fields, and the season it counts in (leagues' LeagueTable, saved by
+    TableAdmin.save_model)."""
+
+    season = forms.ModelChoiceField(
+        label=_("season"), queryset=Season.objects.select_related("league"), required=False
+    )
+
+    class Meta:
+        model = Table
+        fields = ()
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if "season" in self.fields and self.instance.pk is not None:
+            self.initial.setdefault("season", season_id_of(self.instance))
+
+
 @admin.register(Table)
 class TableAdmin(PlayerSearch, LeagueScopedAdmin):
-    league_path = "season__league"
+    league_path = "league_table__season__league"
+    form = TableForm
     list_display = (
         "__str__",
         "kind",
@@ -633,7 +656,12 @@ class TableAdmin(PlayerSearch, LeagueScopedAdmin):
         "is_public",
         "created_at",
     )
-    list_filter = ("status", "kind", "is_public", ("season", LeagueScopedFilter))
+    list_filter = (
+        "status",
+        "kind",
+        "is_public",
+        ("league_table__season", LeagueScopedFilter),
+    )
     search_fields = ("name",)
     date_hierarchy = "created_at"
     show_full_result_count = False
@@ -663,10 +691,28 @@ class TableAdmin(PlayerSearch, LeagueScopedAdmin):
         "invite_code",
     )
     inlines = [SeatInline]
-    list_select_related = ("created_by", "season__league")
+    list_select_related = ("created_by", "league_table__season__league")
 
     def players_found(self, players):
         return Q(pk__in=tables_of(players))
+
+    @admin.display(description=_("season"), ordering="league_table__season")
+    def season(self, table):
+        return season_of(table)
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change, **kwargs)
+        if "season" in form.base_fields and not request.user.is_superuser:
+            # A field of its own for this form class: the declared one is shared by all.
+            field = copy.deepcopy(form.base_fields["season"])
+            field.queryset = field.queryset.filter(league__admins=request.user)
+            form.base_fields["season"] = field
+        return form
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if "season" in form.changed_data:
+            services.table_season_set(table=obj, season=form.cleaned_data["season"])
 
     def get_fields(self, request, obj=None):
         # The deal's seed rebuilds every hand: shown only once no game dealt from it can
@@ -685,7 +731,7 @@ class TableAdmin(PlayerSearch, LeagueScopedAdmin):
 
     def has_delete_permission(self, request, obj=None):
         # A finished league table is a result of its season.
-        if obj is not None and obj.status == Table.Status.FINISHED and obj.season_id:
+        if obj is not None and obj.status == Table.Status.FINISHED and season_id_of(obj):
             return False
         return super().has_delete_permission(request, obj)
 
@@ -935,16 +981,16 @@ class GameAdmin(PlayerSearch, LeagueScopedAdmin):
     The engine snapshot (`state`) is never shown: the game's record tells everything.
     """
 
-    league_path = "table__season__league"
+    league_path = "table__league_table__season__league"
     editable = False
     list_display = ("__str__", "season", "started_at", "finished_at", "version")
     list_filter = (
-        ("table__season__league", LeagueScopedFilter),
-        ("table__season", LeagueScopedFilter),
+        ("table__league_table__season__league", LeagueScopedFilter),
+        ("table__league_table__season", LeagueScopedFilter),
         ("finished_at", admin.EmptyFieldListFilter),
     )
     search_fields = ("table__name",)
-    list_select_related = ("table__season__league",)
+    list_select_related = ("table__league_table__season__league",)
     show_full_result_count = False
     list_per_page = 50
     exclude = ("state",)
@@ -969,9 +1015,9 @@ class GameAdmin(PlayerSearch, LeagueScopedAdmin):
     def players_found(self, players):
         return Q(table__in=tables_of(players))
 
-    @admin.display(description=_("season"), ordering="table__season")
+    @admin.display(description=_("season"), ordering="table__league_table__season")
     def season(self, game):
-        return game.table.season or "—"
+        return season_of(game.table) or "—"
 
 
 if not admin.site.is_registered(Game):
@@ -1065,9 +1111,30 @@ class ScoreSheetAdmin(LeagueScopedAdmin):
 class ResultChangeAdmin(LeagueScopedAdmin):
     """Every correction and void of a finished result: who, when, why, before and after."""
 
-    league_path = "game__table__season__league"
+    league_path = "game__table__league_table__season__league"
     editable = False
     list_display = ("game", "action", "changed_by", "changed_at", "reason")
     list_filter = ("action",)
     list_select_related = ("game__table", "changed_by")
     search_fields = ("game__table__name", "reason")
+
+
+class LeaguePlayerAdmin(PlayerAdmin):
+    """The users admin, as league admins use it too: they pick co-admins among their
+    members through its autocomplete (LeagueAdmin's `admins`), and see no player
+    otherwise. Registered here, since accounts knows no league."""
+
+    def has_view_permission(self, request, obj=None):
+        if obj is None and picks_league_admins(request):
+            return True
+        return super().has_view_permission(request, obj)
+
+    def get_search_results(self, request, queryset, search_term):
+        queryset, may_have_duplicates = super().get_search_results(request, queryset, search_term)
+        if picks_league_admins(request):
+            queryset = league_admin_candidates(request, queryset)
+        return queryset, may_have_duplicates
+
+
+admin.site.unregister(User)
+admin.site.register(User, LeaguePlayerAdmin)

@@ -16,6 +16,10 @@ class LeaguesConfig(AppConfig):
         signals.seat_wanted.connect(receivers.refuse_non_members, dispatch_uid="leagues.seats")
         signals.game_finished.connect(receivers.enter_league_result, dispatch_uid="leagues.results")
         signals.seasons_offered.connect(receivers.open_seasons, dispatch_uid="leagues.seasons")
+        signals.table_created.connect(
+            receivers.link_league_table, dispatch_uid="leagues.league_tables"
+        )
+        signals.counted_in.connect(receivers.season_shown, dispatch_uid="leagues.season_shown")
         signals.seat_standings.connect(receivers.seat_standings, dispatch_uid="leagues.standings")
         signals.table_runners.connect(
             receivers.league_admins_run_tables, dispatch_uid="leagues.table_runners"

@@ -212,6 +212,48 @@ class Membership(models.Model):
         return f"{self.user} @ {self.league}"
 
 
+class LeagueTable(models.Model):
+    """A table that counts in a season: only the league's members sit there, and its game
+    enters the season's standings when it ends.
+
+    The link is the league's, not the table's: games knows nothing of seasons. It is made
+    when a table is opened for a season (a league game chosen in the lobby, the rematch of
+    one, a club night's seating, a score sheet entered on paper: leagues.services), and
+    read as `table.league_table.season` or `Table.objects.filter(league_table__season=…)`.
+    """
+
+    table = models.OneToOneField(
+        "games.Table",
+        on_delete=models.CASCADE,
+        related_name="league_table",
+        verbose_name=_("table"),
+    )
+    # PROTECT, as when the table held the season: a season with tables is not deleted.
+    season = models.ForeignKey(
+        Season, on_delete=models.PROTECT, related_name="league_tables", verbose_name=_("season")
+    )
+
+    class Meta:
+        verbose_name = _("league table")
+        verbose_name_plural = _("league tables")
+
+    def __str__(self):
+        return f"{self.table} @ {self.season}"
+
+
+def season_of(table) -> Season | None:
+    """The season `table` counts in, or None for a friendly game. Reads the link once per
+    table object (select_related("league_table__season") reads it with the table)."""
+    link = getattr(table, "league_table", None)  # a missing reverse one-to-one: the default
+    return link.season if link is not None else None
+
+
+def season_id_of(table) -> int | None:
+    """The id of `season_of(table)`, without reading the season's row."""
+    link = getattr(table, "league_table", None)
+    return link.season_id if link is not None else None
+
+
 # --- standings: what the league keeps of each finished game ------------------------------
 
 

@@ -22,6 +22,7 @@ from leagues.models import (
     SeatingMethod,
     Standing,
     conservative,
+    season_of,
 )
 from leagues.scoring import START_MU, START_SIGMA
 
@@ -222,9 +223,10 @@ def seat_standings(*, table, users) -> dict:
     }
     ranks = {}
     changes = {}
-    if table.season_id is not None:
+    season = season_of(table)
+    if season is not None:
         wanted = set(users)
-        for row in season_standings(season=table.season):
+        for row in season_standings(season=season):
             if row.standing.user_id in wanted:
                 ranks[row.standing.user_id] = row.rank
         entry = (
@@ -321,8 +323,8 @@ def tables_closed_to(viewer) -> Q | None:
     admins (games.signals.tables_closed); None for superusers."""
     if viewer is not None and viewer.is_authenticated and viewer.is_superuser:
         return None
-    return Q(season__league__is_public=False) & ~Q(
-        season__league__in=visible_leagues(viewer).values("pk")
+    return Q(league_table__season__league__is_public=False) & ~Q(
+        league_table__season__league__in=visible_leagues(viewer).values("pk")
     )
 
 
@@ -658,7 +660,7 @@ def sheets_awaiting(user):
 
 
 def player_profile(*, player, viewer) -> dict:
-    """Everything the league part of a profile page shows (accounts.views.profile): the
+    """Everything the league part of a profile page shows (leagues.profile.profile): the
     player's leagues, then for each game they have finished or been rated in, its
     figures."""
     from games import kinds

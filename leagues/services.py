@@ -1,7 +1,8 @@
 """Writes of the league app: memberships, results entering seasons, seatings.
 
-`check_can_sit` and `game_finished` are called by games.services inside its own
-transactions; everything else is called by views, the admin and management commands.
+`league_table_open`, `league_table_rematch`, `check_can_sit` and `game_finished` are
+called by games.services inside its own transactions (through games.signals and
+leagues.receivers); everything else is called by views, the admin and management commands.
 """
 
 import random
@@ -14,10 +15,11 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from games import kinds
-from leagues import notify, scoring, seating
+from leagues import notify, scoring, seating, selectors
 from leagues.models import (
     Absence,
     LeagueGame,
+    LeagueTable,
     Membership,
     Placing,
     PlayerRating,
@@ -29,6 +31,8 @@ from leagues.models import (
     SheetAnswer,
     Standing,
     Tournament,
+    season_id_of,
+    season_of,
 )
 
 BATCH = 2000
@@ -43,6 +47,49 @@ class LeagueError(Exception):
         self.message = message
 
 
+# --- league tables -------------------------------------------------------------------------
+# games tells leagues of each new table (games.signals.table_created, leagues.receivers);
+# the seatings and score sheets below link their own tables.
+
+
+def league_table_open(*, table, user, season) -> LeagueTable:
+    """Count the table `user` has just opened in the season they chose (a Season or its
+    pk): one the lobby offers them for the table's game (`_offered`), else refused. Called
+    inside the transaction that creates the table, so a refusal leaves no table."""
+    season_id = getattr(season, "pk", season)
+    if not _offered(user=user, table=table, season_id=season_id):
+        if Season.objects.filter(pk=season_id, closed=True).exists():
+            raise LeagueError("season_closed", _("This season is closed."))
+        raise LeagueError("not_offered", _("A new table of this game cannot count in this season."))
+    return LeagueTable.objects.create(table=table, season_id=season_id)
+
+
+def league_table_rematch(*, table, user, old) -> LeagueTable | None:
+    """The rematch `table` of the finished table `old` counts in `old`'s season while the
+    lobby would still offer it to `user`; else it is a friendly game (None)."""
+    season_id = season_id_of(old)
+    if season_id is None or not _offered(user=user, table=table, season_id=season_id):
+        return None
+    return LeagueTable.objects.create(table=table, season_id=season_id)
+
+
+def _offered(*, user, table, season_id) -> bool:
+    """Whether the lobby offers `season_id` to `user` for a new table of `table`'s game
+    (leagues.receivers.open_seasons)."""
+    if not kinds.get(table.kind).in_leagues:
+        return False
+    return selectors.seasons_open_for(user, table.kind).filter(pk=season_id).exists()
+
+
+def table_season_set(*, table, season) -> None:
+    """Count a table in `season` from now on, or in none (None): the admin's choice, for a
+    table not finished (a finished one's result is in its season's standings)."""
+    if season is None:
+        LeagueTable.objects.filter(table=table).delete()
+    else:
+        LeagueTable.objects.update_or_create(table=table, defaults={"season": season})
+
+
 # --- memberships -------------------------------------------------------------------------
 
 
@@ -53,9 +100,9 @@ def check_can_sit(*, table, user) -> None:
         raise LeagueError(
             "reserved", _("This table's seats are kept for the players seated there.")
         )
-    if table.season_id is None:
+    season = season_of(table)
+    if season is None:
         return
-    season = table.season
     if season.closed:
         raise LeagueError("season_closed", _("This season is closed."))
     if not Membership.objects.filter(
@@ -251,16 +298,16 @@ def game_finished(*, game) -> None:
     its last table finishes: until then a score, a rank or a rating change would tell the
     other tables the deal (games.selectors.shown_to).
     """
-    season_id = game.table.season_id
+    season_id = season_id_of(game.table)
     if season_id is None or game.finished_at is None:
         return
     with transaction.atomic():
         season = Season.objects.select_for_update().get(pk=season_id)
-        for finished in _deal_finished(game):
+        for finished in _deal_finished(game, season):
             _enter(season, finished)
 
 
-def _deal_finished(game) -> list:
+def _deal_finished(game, season) -> list:
     """The game alone, or the finished games of its deal once no table plays it any more
     (none before). Call with the season row locked: two tables of a deal finishing at once
     then see each other's end, the second to take the lock entering both."""
@@ -275,7 +322,7 @@ def _deal_finished(game) -> list:
     return list(
         Game.objects.filter(
             table__deal_seed=seed,
-            table__season_id=game.table.season_id,
+            table__league_table__season=season,
             finished_at__isnull=False,
             league_entry__isnull=True,
         )
@@ -339,7 +386,7 @@ def season_games(*, season) -> int:
     from games.models import Game
 
     return Game.objects.filter(
-        table__season=season, table__kind=season.kind, finished_at__isnull=False
+        table__league_table__season=season, table__kind=season.kind, finished_at__isnull=False
     ).count()
 
 
@@ -364,7 +411,7 @@ def season_recompute(*, season, progress=None) -> int:
         list(PlayerRating.objects.select_for_update().filter(kind=kind.name).order_by("user_id"))
         missing = (
             Game.objects.filter(
-                table__season=season,
+                table__league_table__season=season,
                 table__kind=kind.name,
                 finished_at__isnull=False,
                 league_entry__isnull=True,
@@ -379,8 +426,8 @@ def season_recompute(*, season, progress=None) -> int:
         )
         entries = list(LeagueGame.objects.filter(season=season).order_by("pk"))
         outcomes = _outcomes(
-            _score_rows(game__table__season=season, game__finished_at__isnull=False),
-            _seat_rows(table__season=season, table__game__finished_at__isnull=False),
+            _score_rows(game__table__league_table__season=season, game__finished_at__isnull=False),
+            _seat_rows(table__league_table__season=season, table__game__finished_at__isnull=False),
         )
         others = defaultdict(list)
         for placing in (
@@ -566,11 +613,11 @@ def seating_generate(*, event, seed: int | None = None) -> list:
                     seats_count=len(group),
                     options=game.event_options(event) if game.event_options else {},
                     name=_table_name(event, round_number, number),
-                    season=season,
                     deal_seed=deal_seed,
                     creator_sits=False,
                     reserved=True,
                 )
+                LeagueTable.objects.create(table=table, season=season)
                 event.seated_tables.create(
                     round=round_number, number=number, table=table, reserved_for=list(group)
                 )
@@ -834,10 +881,10 @@ def sheet_enter(
                 seats_count=len(players),
                 options={},
                 name=_("%(date)s, on paper") % {"date": date_format(played_on, "j M")},
-                season=season,
                 creator_sits=False,
                 reserved=True,
             )
+            LeagueTable.objects.create(table=table, season=season)
             game_services.table_paper(table_id=table.pk)
             if evening is not None:
                 number = 1 + max(
@@ -852,7 +899,7 @@ def sheet_enter(
                 )
         else:
             table = Table.objects.select_for_update().get(pk=table.pk)
-            if table.season_id != season.pk or table.status == Table.Status.FINISHED:
+            if season_id_of(table) != season.pk or table.status == Table.Status.FINISHED:
                 raise LeagueError("bad_table", _("This table is not waiting for a score sheet."))
             if not table.paper:
                 game_services.table_paper(table_id=table.pk)

@@ -92,15 +92,15 @@ def sheet_new(request, slug):
         table = get_object_or_404(
             Table.objects.exclude(status=Table.Status.FINISHED),
             pk=request.GET["table"],
-            season__league=league,
+            league_table__season__league=league,
             paper=True,
         )
-        seasons = seasons.filter(pk=table.season_id)
+        seasons = seasons.filter(pk=table.league_table.season_id)
     players = _size(request, "players", table.seats.count() if table else 4, 2, 10)
     lines = _size(request, "rounds", 1, 1, MAX_LINES)
     initial = {}
     if table is not None:
-        initial["season"] = table.season_id
+        initial["season"] = table.league_table.season_id
         for seat in table.seats.order_by("position")[:players]:
             initial[f"player_{seat.position}"] = seat.user_id
     form = SheetForm(

@@ -2,11 +2,10 @@
 
 Each bot sees only `engine.view(state, seat)` of its own seat, exactly as on a table.
 
-    report = simulate(players=4, games=200, bots=["expert", "random"], seed=1)
-    report = simulate(game="six", players=4, games=500, bots=["six_expert", "six_random"])
+    report = simulate(game=table.kind, players=4, games=200, bots=["expert", "random"])
     print(format_report(report))
 
-A game's points are its engine's `result` (RULES §4): heads for 6 qui prend !.
+A game's points are its engine's `result` (RULES §4), in the game's own unit.
 """
 
 import math
@@ -133,7 +132,7 @@ def play_game(
 
 def simulate(
     *,
-    game: str = "nimmt",
+    game: str | None = None,
     players: int,
     games: int,
     bots: list[str],
@@ -141,9 +140,11 @@ def simulate(
     options: dict | None = None,
     on_game=None,
 ) -> Report:
-    """Play `games` seeded games of `game` (a kind's name) between its bots;
-    `on_game(index, result)` is called after each."""
+    """Play `games` seeded games of `game` (a kind's name; the default game if None)
+    between its bots; `on_game(index, result)` is called after each."""
     from games import kinds  # kinds imports this package's bots
+
+    game = game or kinds.default()
 
     rules = engine.get(game)
     options = rules.normalize_options(options or {}, players)

@@ -15,7 +15,7 @@ ENGINES: dict = {}
 
 
 def get(kind):
-    """The engine module of a game kind, e.g. `get("nimmt")`. KeyError names the known ones."""
+    """The engine module of a game kind, e.g. `get(table.kind)`. KeyError names the known ones."""
     try:
         return ENGINES[kind]
     except (KeyError, TypeError):

@@ -178,7 +178,7 @@ def test_an_unknown_game_in_the_lobby_is_refused_and_creates_nothing(alice):
 
 
 def test_with_one_game_the_lobby_does_not_ask_which(alice):
-    others = [kind for kind in kinds.registered() if kind.name != kinds.DEFAULT]
+    others = [kind for kind in kinds.registered() if kind.name != kinds.default()]
     for kind in others:
         kinds.unregister(kind.name)
     try:

@@ -9,7 +9,7 @@ from django.utils import timezone
 from games import kinds
 from games.models import Game, RoundScore, Seat, Table
 from leagues import services
-from leagues.models import League, Membership, Season
+from leagues.models import League, LeagueTable, Membership, Season
 
 _clock = itertools.count()
 
@@ -66,9 +66,9 @@ def finished_game(season, players, rounds, *, enter=True):
         created_by=creator,
         seats_count=len(players),
         options={"end": "rounds", "rounds": len(rounds)},
-        season=season,
         status=Table.Status.FINISHED,
     )
+    LeagueTable.objects.create(table=table, season=season)
     for position, player in enumerate(players):
         if isinstance(player, str):
             Seat.objects.create(table=table, position=position, bot=player)

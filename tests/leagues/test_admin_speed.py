@@ -53,7 +53,7 @@ def boss(client, alice):
 
 def admin_pages(league):
     season = league.seasons.get()
-    table = Table.objects.filter(season=season).order_by("pk").first()
+    table = Table.objects.filter(league_table__season=season).order_by("pk").first()
     game = Game.objects.get(table=table)
     membership = league.memberships.order_by("pk").first()
 
@@ -76,11 +76,14 @@ def admin_pages(league):
         url("leagues_evening_add"),
         url("games_table_changelist"),
         url("games_table_changelist", query="?q=demo012"),
-        url("games_table_changelist", query=by_season),
+        url("games_table_changelist", query=f"?league_table__season__id__exact={season.pk}"),
         url("games_table_change", table.pk),
         url("games_game_changelist"),
         url("games_game_changelist", query="?q=demo012"),
-        url("games_game_changelist", query=f"?table__season__id__exact={season.pk}"),
+        url(
+            "games_game_changelist",
+            query=f"?table__league_table__season__id__exact={season.pk}",
+        ),
         url("games_game_change", game.pk),
         url("leagues_leaguegame_changelist"),
         url("leagues_leaguegame_changelist", query="?q=demo012"),

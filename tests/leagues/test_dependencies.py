@@ -26,3 +26,20 @@ def test_games_imports_nothing_of_leagues():
         if module == "leagues" or module.startswith("leagues.")
     ]
     assert offenders == []
+
+
+def test_games_schema_names_no_model_of_leagues():
+    """A table's season is leagues' (leagues.LeagueTable): no field of a games model, nor
+    of a game app's, points at a leagues model (issue 30)."""
+    from django.apps import apps
+
+    offenders = [
+        f"{model._meta.label}.{field.name} -> {field.related_model._meta.label}"
+        for model in apps.get_models()
+        if model.__module__.startswith("games.")
+        for field in model._meta.get_fields(include_hidden=True)
+        if not field.auto_created
+        and field.related_model is not None
+        and field.related_model._meta.app_label == "leagues"
+    ]
+    assert offenders == []

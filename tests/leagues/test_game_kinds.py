@@ -15,7 +15,7 @@ from games import engine, kinds, services
 from games.models import Game, Table
 from leagues import selectors
 from leagues import services as league_services
-from leagues.models import Placing, PlayerRating, Season, Standing
+from leagues.models import LeagueTable, Placing, PlayerRating, Season, Standing
 from tests.leagues.conftest import finished_game
 
 pytestmark = pytest.mark.django_db
@@ -111,7 +111,8 @@ def test_a_six_season_recomputes_to_the_same_standings(club, alice, bob, carol):
 
 def test_a_game_of_another_kind_never_enters_a_season(club, alice, bob):
     season = a_season(club, "six")
-    table = Table.objects.create(created_by=alice, seats_count=2, season=season, kind="nimmt")
+    table = Table.objects.create(created_by=alice, seats_count=2, kind="nimmt")
+    LeagueTable.objects.create(table=table, season=season)
     game = Game.objects.create(table=table, seed=1, state={}, finished_at=timezone.now())
     league_services.game_finished(game=game)
     assert not Standing.objects.filter(season=season).exists()
@@ -127,7 +128,7 @@ def test_the_lobby_offers_a_season_only_for_its_game(alice_client, club):
     refused = alice_client.post(reverse("lobby"), {**data, "season": nimmt.pk})
     assert refused.status_code == 400 and not Table.objects.exists()
     alice_client.post(reverse("lobby"), {**data, "season": six.pk})
-    assert Table.objects.get(name="Six night").season == six
+    assert Table.objects.get(name="Six night").league_table.season == six
 
 
 def play_out(table):

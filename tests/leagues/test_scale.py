@@ -31,8 +31,8 @@ def test_the_demo_command_generates_a_season_with_its_standings():
     call_command("demo_league", slug="tiny", players=12, games=40, seed=3, stdout=None)
     league = League.objects.get(slug="tiny")
     season = league.seasons.get()
-    assert Game.objects.filter(table__season=season).count() == 40
-    assert RoundScore.objects.filter(game__table__season=season).exists()
+    assert Game.objects.filter(table__league_table__season=season).count() == 40
+    assert RoundScore.objects.filter(game__table__league_table__season=season).exists()
     assert Standing.objects.filter(season=season).count() == 12
     assert sum(s.games for s in Standing.objects.filter(season=season)) == Placing.objects.count()
     # Running it again replaces the league rather than adding to it.

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from games import paper
 from games.models import Game, RoundScore, Table
+from games.six.kind import hand_points_sheet
 from leagues import selectors
 from leagues import services as league_services
 from leagues.models import Evening, LeagueGame, ResultChange, ScoreSheet, Season, Standing
@@ -112,8 +113,8 @@ def test_six_sheets_are_points_per_hand(club, alice, bob, carol):
 
 def test_the_sheet_checks_every_game_kind():
     with pytest.raises(paper.SheetError):
-        paper.hand_points_sheet([[5, 0]], 2, most_left=24)  # nobody went out with cards left
-    rows, result = paper.hand_points_sheet([[-4, 9]], 2, most_left=24)
+        hand_points_sheet([[5, 0]], 2, most_left=24)  # nobody went out with cards left
+    rows, result = hand_points_sheet([[-4, 9]], 2, most_left=24)
     assert rows == [[4, 0]] and result["winners"] == [1]
 
 

@@ -71,7 +71,7 @@ def test_a_seating_creates_league_tables_ready_to_play(season, members):
     assert sorted(len(seated(t)) for t in tables) == [3, 3, 4]
     assert sorted(u for t in tables for u in seated(t)) == sorted(p.pk for p in players)
     for number, table in enumerate(tables, start=1):
-        assert table.season == season
+        assert table.league_table.season == season
         assert table.status == Table.Status.OPEN
         assert table.seats_count == len(seated(table))
         assert table.created_by_id == seated(table)[0]  # with no power (issue 29)

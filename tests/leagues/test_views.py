@@ -186,7 +186,7 @@ def test_the_lobby_offers_the_open_seasons_of_my_leagues(alice_client, season, m
         "is_public": "on",
     }
     alice_client.post(reverse("lobby"), {**data, "season": season.pk})
-    assert Table.objects.get(name="League night").season == season
+    assert Table.objects.get(name="League night").league_table.season == season
     response = alice_client.post(reverse("lobby"), {**data, "season": foreign.pk})
     assert response.status_code == 400 and Table.objects.count() == 1
 

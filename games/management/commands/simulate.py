@@ -23,7 +23,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--game", default=kinds.DEFAULT, help="the game's kind")
+        parser.add_argument("--game", default=kinds.default(), help="the game's kind")
         parser.add_argument("--players", type=int, default=4)
         parser.add_argument("--games", type=int, default=100)
         parser.add_argument(
@@ -59,7 +59,10 @@ class Command(BaseCommand):
         if opts["games"] < 1:
             raise CommandError("--games must be at least 1")
         options = dict(_option(text) for text in opts["option"])
-        if kind.name == kinds.NIMMT.name:
+        given = (opts["threshold"], opts["rounds"])
+        if any(v is not None for v in given) or opts["card_limit"] or opts["draft"]:
+            # Shorthands of the threshold/rounds game options; a game without them refuses
+            # them (the engine's OptionsError, below).
             shorthands = table_options(
                 threshold=opts["threshold"],
                 rounds=opts["rounds"],
@@ -67,10 +70,6 @@ class Command(BaseCommand):
                 draft=opts["draft"],
             )
             options = {**shorthands, **options}
-        elif opts["threshold"] or opts["rounds"] or opts["card_limit"] or opts["draft"]:
-            raise CommandError(
-                "--threshold, --rounds, --card-limit and --draft are 6 qui prend !'s"
-            )
         try:
             report = simulate(
                 game=kind.name,

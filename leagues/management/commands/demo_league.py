@@ -24,7 +24,7 @@ from accounts.models import User
 from games import kinds
 from games.models import Game, RoundScore, Seat, Table
 from leagues import services
-from leagues.models import League, Membership, Season
+from leagues.models import League, LeagueTable, Membership, Season
 
 BATCH = 5000
 THRESHOLD = 66
@@ -74,7 +74,7 @@ def _fresh_league(slug: str) -> League:
     old = League.objects.filter(slug=slug).first()
     if old is not None:
         # Tables hold their season (PROTECT): they go first, with their games.
-        Table.objects.filter(season__league=old).delete()
+        Table.objects.filter(league_table__season__league=old).delete()
         old.delete()
     return League.objects.create(
         name=f"Demo club ({slug})",
@@ -109,7 +109,7 @@ def _rounds(skills: list[float], rng: random.Random) -> list[list[int]]:
 
 def _games(season: Season, users: list[User], count: int, rng: random.Random) -> int:
     skills = {user.pk: rng.gauss(0, 1) for user in users}
-    nimmt = kinds.get(kinds.DEFAULT).engine
+    nimmt = kinds.get(kinds.default()).engine
     start = timezone.now() - datetime.timedelta(days=364)
     step = datetime.timedelta(days=363) / max(count, 1)
     plans = []
@@ -127,12 +127,14 @@ def _games(season: Season, users: list[User], count: int, rng: random.Random) ->
                 created_by=players[0],
                 seats_count=len(players),
                 options=nimmt.normalize_options({"end": "threshold"}, len(players)),
-                season=season,
                 status=Table.Status.FINISHED,
             )
             for number, (players, _rounds_, _when) in enumerate(plans)
         ],
         batch_size=BATCH,
+    )
+    LeagueTable.objects.bulk_create(
+        [LeagueTable(table=table, season=season) for table in tables], batch_size=BATCH
     )
     Seat.objects.bulk_create(
         [

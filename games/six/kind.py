@@ -1,0 +1,120 @@
+"""Six as the site plays it: its lobby options, summary, paper sheet, league scoring
+and replay, registered by its app (games.six.apps)."""
+
+from django import forms
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
+
+from games import paper
+from games.kinds import Kind, OptionsForm
+from games.six import bots as six_bots
+from games.six import engine as six_engine
+from games.six import replay
+from games.six.engine.options import BALANCED_PLAYERS
+from games.six.engine.options import DEFAULTS as SIX_DEFAULTS
+
+
+class SixOptions(OptionsForm):
+    """The options of RULES §3.5: the deck, the target, the balanced deal (4 players)."""
+
+    deck = forms.TypedChoiceField(
+        label=_("Deck"),
+        coerce=int,
+        initial=40,
+        choices=[(40, _("40 cards")), (48, _("48 cards (with 8s and 9s)"))],
+    )
+    target = forms.IntegerField(label=_("Target (points)"), min_value=5, max_value=200, initial=30)
+    balanced = forms.BooleanField(
+        label=_("Balanced deal (4 players)"), required=False, initial=False
+    )
+
+    @classmethod
+    def options(cls, data: dict) -> dict:
+        return {"deck": data["deck"], "target": data["target"], "balanced": data["balanced"]}
+
+    @classmethod
+    def check(cls, data: dict, players: int) -> None:
+        # RULES 3.5: the balanced deal shares the 40 or 48 cards between 4 hands only.
+        if data.get("balanced") and players != BALANCED_PLAYERS:
+            message = _("A balanced deal is for %(n)s players: choose %(n)s players or untick it.")
+            raise forms.ValidationError(
+                {"balanced": forms.ValidationError(message, params={"n": BALANCED_PLAYERS})}
+            )
+
+
+def hand_points(sheet) -> tuple[int, ...]:
+    """Each seat's points over the hands (RULES §3.3) from the cards left in each hand:
+    the seat left with none scores 5 plus the others' cards, the others lose theirs."""
+    totals = [0] * len(sheet[0]) if sheet else []
+    for left in sheet:
+        for seat, count in enumerate(left):
+            totals[seat] += 5 + sum(left) if count == 0 else -count
+    return tuple(totals)
+
+
+def hand_points_sheet(lines, players: int, *, most_left: int) -> tuple[list[list[int]], dict]:
+    """A sheet of Six's points per hand (RULES §3.3): one winner with 5 plus every card left
+    elsewhere, every other seat minus its cards left (1 to `most_left`). The rows are the
+    cards left in each hand, as a game played here stores them."""
+    lines = paper.sheet_lines(lines, players)
+    rows = []
+    for number, line in enumerate(lines, start=1):
+        winners = [seat for seat, points in enumerate(line) if points > 0]
+        left = [-points for points in line if points <= 0]
+        if (
+            len(winners) != 1
+            or any(not 1 <= count <= most_left for count in left)
+            or line[winners[0]] != 5 + sum(left)
+        ):
+            raise paper.SheetError(
+                _(
+                    "Hand %(round)s: one winner scores 5 plus the cards left in the other "
+                    "hands; each other player scores minus their cards left (1 to %(most)s)."
+                )
+                % {"round": number, "most": most_left}
+            )
+        rows.append([0 if points > 0 else -points for points in line])
+    totals = [sum(column) for column in zip(*lines, strict=True)]
+    best = max(totals)
+    result = {
+        "rounds": lines,
+        "totals": totals,
+        "winners": [seat for seat, total in enumerate(totals) if total == best],
+    }
+    return rows, result
+
+
+def _six_sheet(lines, players):
+    # RULES §3.1: at most 48 cards dealt round the table.
+    return hand_points_sheet(lines, players, most_left=-(-48 // players))
+
+
+def _six_summary(options: dict) -> str:
+    """The target ("to 30 points"), then what differs from the usual game."""
+    target = options.get("target", SIX_DEFAULTS["target"])
+    parts = [ngettext("to %(n)s point", "to %(n)s points", abs(target)) % {"n": target}]
+    deck = options.get("deck", SIX_DEFAULTS["deck"])
+    if deck != SIX_DEFAULTS["deck"]:
+        parts.append(gettext("%(n)s cards") % {"n": deck})
+    if options.get("balanced"):
+        parts.append(gettext("balanced deal"))
+    return ", ".join(parts)
+
+
+SIX = Kind(
+    name=six_engine.KIND,
+    label=_("Six"),
+    engine=six_engine,
+    options_form=SixOptions,
+    players=range(six_engine.MIN_PLAYERS, six_engine.MAX_PLAYERS + 1),
+    summary=_six_summary,
+    bots=six_bots.BOTS,
+    bot_choices=six_bots.BOT_CHOICES,
+    replay_context=replay.six_replay_context,
+    league_totals=hand_points,
+    higher_wins=True,
+    score_label=_("Points"),
+    per_round_label=_("Points per hand"),
+    paper_sheet=_six_sheet,
+    stylesheet="games/six/table.css",
+)

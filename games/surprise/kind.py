@@ -1,0 +1,58 @@
+"""6 qui surprend as the site plays it: its lobby options, summary, paper sheet,
+league scoring and replay, registered by its app (games.surprise.apps)."""
+
+from django import forms
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
+
+from games import paper
+from games.kinds import Kind, OptionsForm
+from games.nimmt.kind import column_totals, most_heads
+from games.surprise import bots as surprise_bots
+from games.surprise import engine as surprise_engine
+from games.surprise import replay
+from games.surprise.bots.usage import SpecialUsage
+
+
+class SurpriseOptions(OptionsForm):
+    """RULES §2.5: of the §1 options only `live_scores` applies (always 2 rounds of 12)."""
+
+    live_scores = forms.BooleanField(
+        label=_("Show scores during the round"), required=False, initial=True
+    )
+
+    @classmethod
+    def options(cls, data: dict) -> dict:
+        return {"live_scores": data["live_scores"]}
+
+
+def _surprise_sheet(lines, players):
+    # RULES §2.5: 12 cards a player and 4 rows (5 with 5e série: one more card).
+    return paper.heads_sheet(lines, players, most=most_heads(12 * players + 5))
+
+
+def _surprise_summary(options: dict) -> str:
+    """Always the same game (RULES §2.5): its rounds, its specials, and when scores show."""
+    rounds = surprise_engine.cards.ROUNDS
+    parts = [ngettext("%(n)s round", "%(n)s rounds", rounds) % {"n": rounds}, gettext("specials")]
+    if not options.get("live_scores", True):
+        parts.append(gettext("scores at round end"))
+    return ", ".join(parts)
+
+
+SURPRISE = Kind(
+    name=surprise_engine.KIND,
+    label=_("6 qui surprend"),
+    engine=surprise_engine,
+    options_form=SurpriseOptions,
+    players=range(surprise_engine.cards.MIN_PLAYERS, surprise_engine.cards.MAX_PLAYERS + 1),
+    summary=_surprise_summary,
+    bots=surprise_bots.BOTS,
+    bot_choices=surprise_bots.BOT_CHOICES,
+    replay_context=replay.surprise_replay_context,
+    # Heads per round, fewer is better: the same sheet as 6 qui prend !'s.
+    league_totals=column_totals,
+    paper_sheet=_surprise_sheet,
+    stylesheet="games/surprise/table.css",
+    simulation_watch=SpecialUsage,
+)
