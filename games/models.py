@@ -32,7 +32,8 @@ class Table(models.Model):
         PLAYING = "playing", _("Playing")
         FINISHED = "finished", _("Finished")
 
-    kind = models.CharField(_("game"), max_length=16, default="nimmt")
+    # The game (games.kinds): set by whoever makes the table (games.services.table_create).
+    kind = models.CharField(_("game"), max_length=16)
     name = models.CharField(_("name"), max_length=60, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -1038,7 +1038,8 @@ class ScoreSheetForm(forms.ModelForm):
         label=_("Score sheet"),
         widget=forms.Textarea(attrs={"rows": 8, "cols": 40}),
         help_text=_(
-            "One line per round (per hand in Six), one number per player in seat order. "
+            "One line per round (or hand), one number per player in seat order, in the "
+            "game's unit (heads or points). "
             "Saving a change asks the players to confirm again; a confirmed sheet is "
             "corrected from its league game."
         ),

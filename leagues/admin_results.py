@@ -31,8 +31,8 @@ class CorrectionForm(forms.Form):
         label=gettext_lazy("Score sheet"),
         widget=forms.Textarea(attrs={"rows": 8, "cols": 40}),
         help_text=gettext_lazy(
-            "One line per round (per hand in Six), one number per seat in seat order, "
-            "separated by spaces."
+            "One line per round (or hand), one number per seat in seat order, in the "
+            "game's unit (heads or points), separated by spaces."
         ),
     )
     reason = forms.CharField(label=gettext_lazy("Reason"), widget=forms.Textarea(attrs={"rows": 2}))

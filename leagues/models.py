@@ -63,6 +63,13 @@ def game_kinds():
     return kinds.choices()
 
 
+def default_kind() -> str:
+    """The site's default game (the first registered: games.kinds.default)."""
+    from games import kinds
+
+    return kinds.default()
+
+
 class Season(models.Model):
     class Ranking(models.TextChoices):
         # Heads for 6 qui prend ! and 6 qui surprend, points for Six (per hand, highest
@@ -83,7 +90,7 @@ class Season(models.Model):
         _("game"),
         max_length=20,
         choices=game_kinds,
-        default="nimmt",
+        default=default_kind,
         help_text=_("The game this season counts. Its tables play this game only."),
     )
     starts_on = models.DateField(_("starts on"))
@@ -120,8 +127,9 @@ class Season(models.Model):
         null=True,
         blank=True,
         help_text=_(
-            "Heads (points in Six) counted as one game for a player marked absent at a club "
-            "night or given a bye. Empty: absences and byes count nothing."
+            "The score (heads or points, in the season's game's unit) counted as one game for a "
+            "player marked absent at a club night or given a bye. Empty: absences and byes "
+            "count nothing."
         ),
     )
     closed = models.BooleanField(_("closed"), default=False)
@@ -382,7 +390,7 @@ class PlayerRating(models.Model):
         related_name="league_ratings",
         verbose_name=_("player"),
     )
-    kind = models.CharField(_("game"), max_length=20, choices=game_kinds, default="nimmt")
+    kind = models.CharField(_("game"), max_length=20, choices=game_kinds, default=default_kind)
     mu = models.FloatField("μ", default=START_MU)
     sigma = models.FloatField("σ", default=START_SIGMA)
     games = models.PositiveIntegerField(_("games"), default=0)
@@ -689,7 +697,7 @@ class Absence(models.Model):
 
 class ScoreSheet(models.Model):
     """A game played with real cards, as a league admin or a player entered it: the lines
-    of its score sheet (one per round or hand, a number per seat: heads, or Six's points),
+    of its score sheet (one per round or hand, a number per seat: heads, or points),
     which its players confirm before it counts. Its table (`Table.paper`) holds the seats;
     once confirmed, the table's game is this sheet and enters the season like any other.
     """

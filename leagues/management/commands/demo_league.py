@@ -123,6 +123,7 @@ def _games(season: Season, users: list[User], count: int, rng: random.Random) ->
     tables = Table.objects.bulk_create(
         [
             Table(
+                kind=nimmt.KIND,
                 name=f"Demo game {number + 1}",
                 created_by=players[0],
                 seats_count=len(players),
