@@ -84,7 +84,7 @@ def chat_post(
     its id to the room once committed.
 
     The caller has checked that the user may see the table (games.selectors.table_access)
-    and parsed the message (games.protocol). A message resent with a `client_id` already
+    and parsed the message (chat.protocol). A message resent with a `client_id` already
     stored for this user is not stored again: the first one is returned.
     """
     if canned:
@@ -137,7 +137,7 @@ def _too_long() -> str:
 
 
 def _preferences_changed(user) -> None:
-    # The user's open sockets read their choices again (games.consumers).
+    # The user's open sockets read their choices again (chat.sockets).
     _announce_on_commit(user_group(user.pk), {"type": "chat.preferences"})
 
 

@@ -13,7 +13,7 @@ import weakref
 from concurrent.futures import ThreadPoolExecutor
 
 from autobahn.exception import Disconnected
-from channels.db import database_sync_to_async
+from channels.db import aclose_old_connections, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -23,13 +23,10 @@ from django.utils.translation import gettext as _
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from chat import live as chat_live
-from chat import rendering as chat_rendering
-from chat import selectors as chat_selectors
-from chat import services as chat_services
-from games import engine, limits, rendering, selectors, services, shutdown
+from games import engine, limits, rendering, selectors, services, shutdown, sockets
 from games.protocol import ProtocolError, parse_message
 from games.services import LOBBY_GROUP, table_group
+from games.sockets import Room
 
 log = logging.getLogger(__name__)
 
@@ -141,58 +138,53 @@ class HtmlConsumer(AsyncWebsocketConsumer):
         except Exception:
             log.warning("socket closed without leaving its groups %s", groups, exc_info=True)
 
-    # --- the chat of the socket's room: its table's, or the lobby's (None) ---------------
-    chat_table_id: int | None = None
+    # --- the socket's room: its table, or the lobby; what other apps add (games.sockets) --
+    room: Room | None = None
 
-    async def _chat_join(self) -> None:
-        """Read what the user has chosen not to see (again when they change it)."""
-        user = self.scope["user"]
-        self.chat_reader = await database_sync_to_async(chat_selectors.chat_reader)(user)
+    async def _enter_room(self, room: Room, *groups: str) -> None:
+        """Other apps' join hooks first, so that they are ready for the groups' events."""
+        self.room = room
+        await sockets.join(self, room)
+        for group in groups:
+            await self.channel_layer.group_add(group, self.channel_name)
 
-    async def _chat(self, message) -> None:
-        """Store a parsed chat message; every socket of the room hears of it, this one too."""
-        try:
-            await database_sync_to_async(chat_services.chat_post)(
-                user=self.scope["user"],
-                table_id=self.chat_table_id,
-                text=message.text,
-                canned=message.canned,
-                client_id=message.id,
-            )
-        except services.ServiceError as error:
-            self._log_refusal("chat message", error.code)
-            await self._chat_notice(error.code, error.message, message.id)
+    async def _leave_room(self, *groups: str) -> None:
+        if self.room is None:
+            return  # refused before it entered
+        await sockets.leave(self, self.room)
+        await self._leave_groups(*groups)
+
+    async def dispatch(self, message):
+        """An event of a type another app registered goes to its handler (games.sockets);
+        every other message to the method its type names, as Channels does."""
+        handler = sockets.event_handler(message.get("type"))
+        if handler is None:
+            await super().dispatch(message)
             return
-        await self._chat_notice("", "", message.id)  # a refusal shown before is past
-
-    async def _chat_notice(self, code, message, request_id) -> None:
-        frame = chat_rendering.notice_frame(code, message, request_id or "", self.language)
-        await self.send(text_data=frame)
-
-    async def chat_posted(self, event):
-        message = await chat_live.posted(event["message"])
-        if message is None or message.table_id != self.chat_table_id:
-            return
-        if not self.chat_reader.sees(message):
-            return
-        frame = chat_rendering.posted_frame(message, self.scope["user"].pk, self.language)
-        await self.send(text_data=frame)
-
-    async def chat_hidden(self, event):
-        chat_live.forget(event["message"])
-        await self.send(text_data=chat_rendering.hidden_frame(event["message"]))
-
-    async def chat_preferences(self, event):
-        await self._chat_join()
+        await aclose_old_connections()
+        await handler(self, message)
 
     async def session_ended(self, event):
         """The user logged out (somewhere): this socket's session is no more."""
         if event.get("session_key") in (None, self.scope["session"].session_key):
             await self.close(code=REFUSED)
 
-    def _log_refusal(self, what, code) -> None:
-        room = "lobby" if self.chat_table_id is None else f"table {self.chat_table_id}"
-        log.info("%s: refused %s from %s: %s", room, what, self.scope["user"].pk, code)
+    def log_refusal(self, what, code) -> None:
+        where = self.room or self.scope["path"]
+        log.info("%s: refused %s from %s: %s", where, what, self.scope["user"].pk, code)
+
+    async def _send_error(self, code, message, request_id=None, about=""):
+        """Answer a refused message where it belongs: another app's message (`about`, its
+        type: games.sockets) in that app's place on the page, any other in `#notice`."""
+        if about:
+            await sockets.refuse(self, about, code, message, request_id or "")
+            return
+        with translation.override(self.language):
+            html = render_to_string(
+                "games/notice.html",
+                {"code": code, "message": message, "request_id": request_id or ""},
+            )
+        await self.send(text_data=html)
 
     async def send(self, text_data=None, bytes_data=None, close=False):
         try:
@@ -233,43 +225,40 @@ class LobbyConsumer(HtmlConsumer):
         if not self.scope["user"].is_authenticated:
             await self.refuse(REFUSED)
             return
+        self.user = self.scope["user"]
         self.language = await self._language()
-        await self._chat_join()
-        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
-        await self.channel_layer.group_add(user_group(self.scope["user"].pk), self.channel_name)
+        await self._enter_room(Room(), LOBBY_GROUP, user_group(self.user.pk))
         await self.accept()
 
     async def disconnect(self, code):
-        if hasattr(self, "chat_reader"):
-            await self._leave_groups(LOBBY_GROUP, user_group(self.scope["user"].pk))
+        await self._leave_room(LOBBY_GROUP, user_group(self.scope["user"].pk))
 
     async def receive(self, text_data=None, bytes_data=None):
-        """The lobby's chat; anything else is answered `read_only`."""
-        if not await limits.allow(self.scope["user"].pk):
-            await self._chat_notice("rate_limited", _("Too many messages: slow down."), None)
-            return
+        """Only other apps' messages (games.sockets); any other is answered `read_only`.
+        The lobby page shows only those apps' answers, so a message over the allowance is
+        read too: its refusal is then shown in its app's place."""
+        allowed = await limits.allow(self.user.pk)
+        refused = None
         try:
             message = parse_message(text_data, bytes_data)
+            about = message.type if sockets.takes(message.type) else ""
         except ProtocolError as error:
-            if error.about == "chat":
-                self._log_refusal("chat message", error.code)
-                await self._chat_notice(error.code, error.message, None)
-                return
-            message = None
-        if message is not None and message.type == "chat":
-            await self._chat(message)
-            return
-        await self.send(text_data=await self._notice("read_only", _("The lobby only listens.")))
+            refused, about = error, error.about
+        if not allowed:
+            await self._send_error("rate_limited", _slow_down(), about=about)
+        elif not about:
+            await self._send_error("read_only", _("The lobby only listens."))
+        elif refused:
+            self.log_refusal("message", refused.code)
+            await self._send_error(refused.code, refused.message, about=about)
+        else:
+            await sockets.receive(self, message)
 
     async def lobby_changed(self, event):
         html = await database_sync_to_async(rendering.render_lobby_tables)(
             self.scope["user"], self.language
         )
         await self.send(text_data=html)
-
-    async def _notice(self, code, message):
-        with translation.override(self.language):
-            return render_to_string("games/notice.html", {"code": code, "message": message})
 
 
 class TableConsumer(HtmlConsumer):
@@ -287,7 +276,7 @@ class TableConsumer(HtmlConsumer):
             await self.refuse(REFUSED)
             return
         self.user = user
-        self.table_id = self.chat_table_id = self.scope["url_route"]["kwargs"]["table_id"]
+        self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
         access = await database_sync_to_async(selectors.table_access)(self.table_id, user)
         if access is None:
             await self.refuse(NOT_FOUND)
@@ -302,9 +291,8 @@ class TableConsumer(HtmlConsumer):
         # Channels' AuthMiddleware read the session to find the user just now: the next
         # reading is due within one interval.
         self.session_due = time.monotonic() + random.uniform(0, SESSION_CHECK_SECONDS)
-        await self._chat_join()
-        await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
-        await self.channel_layer.group_add(user_group(user.pk), self.channel_name)
+        room_groups = (table_group(self.table_id), user_group(user.pk))
+        await self._enter_room(Room(self.table_id), *room_groups)
         await self.accept()
         shutdown.register(self)
         if access.seated:
@@ -314,12 +302,12 @@ class TableConsumer(HtmlConsumer):
 
     async def disconnect(self, code):
         shutdown.unregister(self)
-        if hasattr(self, "pushing"):
-            await self._leave_groups(table_group(self.table_id), user_group(self.user.pk))
+        if self.room is not None:  # else refused at connect, perhaps before `user` was set
+            await self._leave_room(table_group(self.table_id), user_group(self.user.pk))
 
     async def receive(self, text_data=None, bytes_data=None):
         if not await limits.allow(self.user.pk):
-            await self._send_error("rate_limited", _("Too many messages: slow down."), None)
+            await self._send_error("rate_limited", _slow_down())
             return
         if not await self._session_ok():
             await self.close(code=REFUSED)
@@ -327,14 +315,11 @@ class TableConsumer(HtmlConsumer):
         try:
             message = parse_message(text_data, bytes_data, self.decisions)
         except ProtocolError as error:
-            self._log_refusal("message", error.code)
-            if error.about == "chat":
-                await self._chat_notice(error.code, error.message, None)
-            else:
-                await self._send_error(error.code, error.message, None)
+            self.log_refusal("message", error.code)
+            await self._send_error(error.code, error.message, about=error.about)
             return
-        if message.type == "chat":
-            await self._chat(message)
+        if sockets.takes(message.type):
+            await sockets.receive(self, message)
             return
         if message.type == "sync":
             await self._push(force=True)
@@ -402,14 +387,6 @@ class TableConsumer(HtmlConsumer):
 
     def _csrf_token(self) -> str:
         return self.scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, "")
-
-    async def _send_error(self, code, message, request_id):
-        with translation.override(self.language):
-            html = render_to_string(
-                "games/notice.html",
-                {"code": code, "message": message, "request_id": request_id or ""},
-            )
-        await self.send(text_data=html)
 
 
 # Decisions run in threads of their own, off the one thread that Channels shares between
@@ -498,6 +475,10 @@ def _accepted_languages(header: str) -> list[str]:
         if code and code != "*" and quality > 0:
             ranked.append((-quality, index, code.strip()))
     return [code for _q, _i, code in sorted(ranked)]
+
+
+def _slow_down() -> str:
+    return _("Too many messages: slow down.")
 
 
 def _ack_frame(request_id, version) -> str:

@@ -2,18 +2,18 @@
 
 Everything from the wire is checked here before any service sees it: size, JSON, the
 message type, the type, range and characters of every field. The engine then checks the
-rules. Nothing a client sent is ever echoed back unless it passed these checks.
+rules. Nothing a client sent is ever echoed back unless it passed these checks. A message
+type that another app adds to the sockets (games.sockets: the chat) is checked by that
+app's parser, with the id check below.
 """
 
 import json
 import re
-import unicodedata
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from chat.canned import CANNED
-from chat.models import MAX_LENGTH as MAX_CHAT_LENGTH
+from games import sockets
 
 MAX_MESSAGE_BYTES = 64 * 1024
 MAX_ID_LENGTH = 64
@@ -30,13 +30,11 @@ LARGEST_NUMBER = 2**31 - 1
 # of numbers and names (at most two levels deep).
 TOKEN = re.compile(r"[A-Za-z0-9_-]{1,32}")
 MAX_LIST = 32
-# Characters a chat line may not hold: control characters (a line is one line; NUL cannot
-# be stored), lone surrogates (not text), private-use characters (nothing shows them).
-UNPRINTABLE = {"Cc", "Cs", "Co"}
 
 
 class ProtocolError(Exception):
-    """`about`: "chat" for a refused chat message (answered in the chat, not the table)."""
+    """`about`: the type of another app's message (games.sockets) that is refused, which
+    that app answers in its own place on the page; empty for the table's own messages."""
 
     def __init__(self, code: str, message: str, about: str = ""):
         super().__init__(message)
@@ -51,9 +49,6 @@ class Message:
     decision: dict | None = None
     id: str = ""
     version: int | None = None
-    # A chat message: its text, or the key of a canned message (chat.canned).
-    text: str = ""
-    canned: str = ""
 
 
 def _whole_number(value, name):
@@ -72,15 +67,12 @@ def _not_a_number(name):
     return ProtocolError("bad_field", _("%(name)s must be a whole number.") % {"name": name})
 
 
-def _request_id(data) -> str:
-    request_id = data.get("id", "")
-    if (
-        not isinstance(request_id, str)
-        or len(request_id) > MAX_ID_LENGTH
-        or not REQUEST_ID.fullmatch(request_id)
-    ):
+def request_id(data) -> str:
+    """The message's `id` (docs/protocol.md), "" when it has none."""
+    value = data.get("id", "")
+    if not isinstance(value, str) or len(value) > MAX_ID_LENGTH or not REQUEST_ID.fullmatch(value):
         raise ProtocolError("bad_field", _("id must be a short string of letters and digits."))
-    return request_id
+    return value
 
 
 def _field(value, name, allowed):
@@ -132,44 +124,23 @@ def parse_message(text_data, bytes_data, decisions=None) -> Message:
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", _("A message must be a JSON object."))
     kind = data.get("type")
-    if kind == "chat":
+    parse_other = sockets.message_parser(kind)
+    if parse_other is not None:
         try:
-            return _chat(data)
+            return parse_other(data)
         except ProtocolError as error:
-            error.about = "chat"
+            error.about = kind
             raise
     if not isinstance(kind, str) or (kind != "sync" and kind not in decisions):
         raise ProtocolError("unknown_type", _("Unknown message type."))
-    request_id = _request_id(data)
+    message_id = request_id(data)
     version = data.get("version")
     version = None if version in (None, "") else _whole_number(version, "version")
     if kind == "sync":
-        return Message(type="sync", id=request_id)
+        return Message(type="sync", id=message_id)
     decision = {"type": kind}
     for field, allowed in decisions[kind].items():
         if field not in data:
             raise ProtocolError("bad_field", _("%(name)s is missing.") % {"name": field})
         decision[field] = _field(data[field], field, allowed)
-    return Message(type=kind, decision=decision, id=request_id, version=version)
-
-
-def _chat(data) -> Message:
-    """A line of free text ("text") or a canned message ("canned"), never both."""
-    request_id = _request_id(data)
-    canned = data.get("canned")
-    if canned not in (None, ""):
-        if not isinstance(canned, str) or canned not in CANNED:
-            raise ProtocolError("bad_field", _("Unknown canned message."))
-        return Message(type="chat", id=request_id, canned=canned)
-    text = data.get("text")
-    if not isinstance(text, str):
-        raise ProtocolError("bad_field", _("%(name)s is missing.") % {"name": "text"})
-    text = text.strip()
-    if not text:
-        raise ProtocolError("bad_field", _("Write something first."))
-    if len(text) > MAX_CHAT_LENGTH:
-        message = _("A message has at most %(count)d characters.") % {"count": MAX_CHAT_LENGTH}
-        raise ProtocolError("too_long", message)
-    if any(unicodedata.category(char) in UNPRINTABLE for char in text):
-        raise ProtocolError("bad_field", _("This message holds characters that cannot be shown."))
-    return Message(type="chat", id=request_id, text=text)
+    return Message(type=kind, decision=decision, id=message_id, version=version)

@@ -38,7 +38,6 @@ class TvConsumer(HtmlConsumer):
         self.tables: set[int] = set()
         self.rendering: asyncio.Task | None = None
         self.changed = self.follow_due = False
-        await self._chat_join()  # the base consumer's session and chat handling need it
         await self.channel_layer.group_add(tv.tv_group(event), self.channel_name)
         await self.channel_layer.group_add(user_group(user.pk), self.channel_name)
         await self.accept()

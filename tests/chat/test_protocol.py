@@ -1,4 +1,5 @@
-"""Checking chat messages before any service sees them (games/protocol.py)."""
+"""Checking chat messages before any service sees them: games.protocol hands them to
+chat.protocol, which the chat registers (games.sockets)."""
 
 import json
 

@@ -266,6 +266,18 @@ async def test_a_muted_player_is_not_heard_in_the_lobby_either(alice, bob):
     await close(lobby_a, lobby_b)
 
 
+async def test_a_lobby_message_over_the_socket_allowance_is_refused_in_the_chat(alice, settings):
+    settings.SIXCLUB_WS_RATE = (2, 2)  # the lobby page has no #notice: the chat says it
+    lobby = await ws.connect("/ws/lobby/", alice)
+    for n in range(3):
+        await say(lobby, text=f"vite {n}", id=f"v{n}")
+    frames = await ws.drain(lobby)
+    assert notice_code(frames) == "rate_limited"
+    assert 'id="notice"' not in "".join(frames)
+    assert await stored_texts() == ["vite 0", "vite 1"]
+    await close(lobby)
+
+
 async def test_logging_out_closes_the_lobby_socket_too(alice):
     from tests.games.ws import session_cookie
 
