@@ -72,6 +72,41 @@ class Kind:
     # Its stylesheet (a static path), linked by every page that shows its game: the
     # table, the replay, the club's TV. Empty: the site's own styles suffice.
     stylesheet: str = ""
+    # Its reveal animation (a static path): a script the table page loads after the shared
+    # static/js/live.js, defining the animation its live.html names in data-reveal-with.
+    # Empty: the steps its template declares are highlighted one after another.
+    script: str = ""
+
+    # What its live table draws besides what every game has (games.rendering knows only
+    # the phase, who is to act, the seats, the totals, the result, the version and the
+    # round). Each hook gets the engine's views, never a secret of another seat.
+    #
+    # The board: the context of its own sections (rows, revealed cards, log, round
+    # summary...), the same for every viewer of a version, built once a version and
+    # only for a whole frame: (v: the public view, seats: the Seats by position, *,
+    # table, state: the engine's state, computer: the (turn, seat) plays the computer
+    # made for their player, turns counted over the game) -> dict. None: no board.
+    board_context: Callable[..., dict] | None = None
+    # A seat's own entries in the players' section, besides its name, absence, standing,
+    # total and whether it is to act: (v, position) -> dict (e.g. {"selected", "pile"}).
+    player_context: Callable[[dict, int], dict] | None = None
+    # The seat's hand section: (the seat's own view) -> its context besides `v`, `mine`
+    # (that view) and `my_seat`. None: those only.
+    hand_context: Callable[[dict], dict] | None = None
+    # The seat the shared sections offer places to tap while a turn resolves (a row to
+    # take, a card to pick, a prompt's answer): (v) -> position or None. None: nobody.
+    actor: Callable[[dict], int | None] | None = None
+    # What a seat may change within one decision point (a secret selection): (the seat's
+    # own view) -> a value compared between pushes; a change sends the seat its hand
+    # again. None: a seat's hand changes only with the decision point.
+    selection: Callable[[dict], object] | None = None
+    # The finished turns of rounds `since_round` on, each with its "round" and "turn",
+    # for the log of earlier rounds (`log_past`): (state, seats, since_round, computer)
+    # -> list of dicts. None: no log of earlier rounds.
+    turn_log: Callable[..., list] | None = None
+    # The partials of its table while a game is on, in the frame's order: those above
+    # the seat's hand, then those below it (games.rendering's by default).
+    sections: tuple[tuple[str, ...], tuple[str, ...]] | None = None
 
     def __post_init__(self):
         # Filled from the name and the engine when a registration leaves them out.

@@ -2,6 +2,12 @@
 
 Only `engine.view(state, seat)` reaches a template: another seat's hand or unrevealed
 choice is never in a context, so it cannot leak into HTML.
+
+What is read here of a view is what every game has: its phase, who is to act, the
+totals, the result, the version and the round (and the score sheet's round scores). A
+game's board, its players' piles, its hand and its log are built by its Kind's hooks
+(games.kinds.Kind: board_context, player_context, hand_context, actor, selection,
+turn_log), which get the views and give the context of its own sections.
 """
 
 import functools
@@ -57,10 +63,6 @@ def _standings(table: Table, seats: list, game: Game | None) -> dict:
         while len(_standings_kept) > _STANDINGS_KEPT:
             _standings_kept.popitem(last=False)
     return standings
-
-
-def card_faces(game_engine, cards):
-    return [{"number": card, "heads": game_engine.heads(card)} for card in cards]
 
 
 @dataclass(eq=False)
@@ -129,7 +131,8 @@ class Snapshot:
         return self._shared
 
     def board(self) -> dict:
-        """The rest of the shared context (rows, turns, score sheet), built when needed."""
+        """The rest of the shared context (the game's board, the score sheet), built when
+        needed."""
         if self._board is None:
             self._board = _board_context(self)
         return self._board
@@ -141,21 +144,15 @@ def _shared_context(snapshot: Snapshot) -> dict:
     context = {"table": table, "seats": seats, "game": game, "v": None}
     if game is None:
         return context
-    v = engine.get(table.kind).view(snapshot.state, None)
-    if v["phase"] == "draft":
-        actor = v["draft"]["to_pick"]
-    elif v["phase"] == "choose_row":
-        actor = v["chooser"]
-    elif v.get("prompt"):
-        # A game that asks one seat a question while a turn resolves (6 qui surprend's
-        # Stop, Insérer...): that seat gets the places to tap in the shared sections.
-        actor = v["prompt"]["seat"]
-    else:
-        actor = None
+    kind = kinds.get(table.kind)
+    v = kind.engine.view(snapshot.state, None)
+    own = kind.player_context
     context.update(
         {
             "v": v,
-            "actor_position": actor,
+            # The seat asked while a turn resolves gets the places to tap in the shared
+            # sections (a row to take, a card to pick...): the game says which.
+            "actor_position": kind.actor(v) if kind.actor else None,
             "players": [
                 {
                     "seat": seat,
@@ -165,15 +162,14 @@ def _shared_context(snapshot: Snapshot) -> dict:
                     "position": seat.position,
                     "bot": bool(seat.bot),
                     "away": seat.away,
-                    "selected": v["selected"][seat.position],
                     "to_act": seat.position in v["to_act"],
-                    "pile": v["piles"][seat.position],
                     "total": v["totals"][seat.position],
+                    **(own(v, seat.position) if own else {}),
                     **snapshot.standings.get(seat.position, {}),
                 }
                 for seat in seats
             ],
-            "ranking": _ranking(v, seats) if v["result"] else None,
+            "ranking": _ranking(v, seats, kind.higher_wins) if v["result"] else None,
             "winners": [seats[seat].name for seat in v["result"]["winners"]] if v["result"] else [],
         }
     )
@@ -182,44 +178,26 @@ def _shared_context(snapshot: Snapshot) -> dict:
 
 def _board_context(snapshot: Snapshot) -> dict:
     """The rest of what every reader sees alike: needed only for a whole frame, that is
-    when the decision point moved (a selection sends only the players' section)."""
-    shared = snapshot.shared()
-    v, seats = shared["v"], snapshot.seats
-    game_engine = engine.get(snapshot.table.kind)
-    last = v.get("last_turn")
-    computer = snapshot.computer
-    turns = _turn_log(game_engine, snapshot.state, seats, v["round"], computer)
-    if turns is None:  # a game without a log: the view's last turn (its cards in 6 qui
-        # prend !'s shape), or as the view has it
-        last_turn = _last_turn(game_engine, last, seats) if last and "cards" in last else last
-    elif turns:
-        last_turn = turns[-1]
-    else:  # a new round is dealt at once: its first turn shows the last one played
-        before = _turn_log(game_engine, snapshot.state, seats, v["round"] - 1, computer)
-        last_turn = before[-1] if before else None
-    return {
-        "rows": [
-            {
-                "index": index,
-                "number": index + 1,
-                "cards": card_faces(game_engine, row),
-                "heads": sum(game_engine.heads(card) for card in row),
-                "free": range(max(0, ROW_SLOTS - len(row))),
-            }
-            for index, row in enumerate(v["rows"])
-        ],
-        "chooser_name": seats[v["chooser"]].name if v["chooser"] is not None else "",
-        "last_turn": last_turn,
-        "turns": turns,
-        "round_summary": _round_summary(v, seats),
-        "revealed": _revealed(game_engine, v, seats),
-        "draft": _draft(game_engine, v, seats),
+    when the decision point moved (a selection sends only the players' section). The
+    game's board (games.kinds.Kind.board_context), the score sheet and the end's piles."""
+    v = snapshot.shared()["v"]
+    kind = kinds.get(snapshot.table.kind)
+    board = {
         "score_sheet": _score_sheet(v),
-        # The numbers of the cards seen (the panel lists numbers, not cards).
-        "played": list(v["seen"]) if snapshot.table.show_played else None,
         "picked_up": snapshot.picked_up,
         "deal_closed": snapshot.deal_closed,
     }
+    if kind.board_context is not None:
+        board.update(
+            kind.board_context(
+                v,
+                snapshot.seats,
+                table=snapshot.table,
+                state=snapshot.state,
+                computer=snapshot.computer,
+            )
+        )
+    return board
 
 
 def _template(table: Table) -> str:
@@ -269,7 +247,8 @@ SECTIONS = (
 def find_sections(kind: str) -> None:
     """Look up every section of a kind's table once (each is looked up once per process
     anyway, at its first render)."""
-    for name in SECTIONS:
+    above, below = _sections(kinds.get(kind))
+    for name in dict.fromkeys((*SECTIONS, *above, *below)):
         _partial(kinds.get(kind).template("live.html"), name)
 
 
@@ -338,9 +317,16 @@ def _seat_actions(snapshot: Snapshot, position: int, csrf_token: str, language: 
 
 
 # The sections of a game on, in the order of the frame, by their partial's name in
-# games/<kind>/live.html: those before the seat's hand, then those after it.
+# games/<kind>/live.html: those before the seat's hand, then those after it (unless the
+# kind lists its own, Kind.sections).
 _ABOVE_HAND = ("round_summary", "draft", "rows", "revealed")
 _BELOW_HAND = ("last_turn", "turns", "played", "score_sheet", "ranking")
+
+
+def _sections(kind: kinds.Kind) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    return kind.sections or (_ABOVE_HAND, _BELOW_HAND)
+
+
 # A game over opens with its result: the winner's banner and the final ranking.
 _OVER_FIRST = ("ranking",)
 
@@ -417,16 +403,15 @@ def _frozen(value):
 def _hand(snapshot: Snapshot, position: int, language: str) -> str:
     """The seat's `#hand` partial, from its own view of the game only."""
     view = snapshot.seat_view(position)
-    v = snapshot.shared()["v"]
     context = {
-        "v": v,
+        "v": snapshot.shared()["v"],
         # The seat's own view (its hand, what it may play): never another seat's.
         "mine": view,
         "my_seat": snapshot.seat_at(position),
-        "hand": card_faces(engine.get(snapshot.table.kind), view["hand"] or []),
-        "can_select": v["phase"] == "select",
-        "my_selection": view["my_selection"],
     }
+    own = kinds.get(snapshot.table.kind).hand_context
+    if own is not None:
+        context.update(own(view))
     return _render(snapshot, "hand", context)
 
 
@@ -472,12 +457,13 @@ def live_frame(snapshot: Snapshot, user, language: str, csrf_token: str = "", in
         else:
             actor = position is not None and position == snapshot.shared()["actor_position"]
             first = _OVER_FIRST if snapshot.shared()["ranking"] else ()
-            for name in first + _ABOVE_HAND:
+            above, below = _sections(kinds.get(snapshot.table.kind))
+            for name in first + above:
                 html.append(_part(snapshot, name, language, actor))
             html.append(_part(snapshot, "players", language))
             if position is not None:
                 html.append(_hand(snapshot, position, language))
-            for name in _BELOW_HAND:
+            for name in below:
                 if name not in first:
                     html.append(_part(snapshot, name, language))
             if position is not None:
@@ -512,73 +498,22 @@ def update_frame(snapshot: Snapshot, position: int | None, language: str, hand: 
 
 
 def selection_of(snapshot: Snapshot, position: int | None):
-    """The card `position` has chosen this turn (None if none, or not seated), with the
-    special attached to it where the game has them (a change of special alone changes
-    the seat's hand too)."""
+    """What `position` has chosen within this decision point, as its game says
+    (Kind.selection; None if nothing, or not seated): a change sends it its hand again."""
     if position is None or snapshot.game is None:
         return None
-    view = snapshot.seat_view(position)
-    if view.get("my_special") is not None:
-        return (view["my_selection"], view["my_special"])
-    return view["my_selection"]
-
-
-def _last_turn(game_engine, last, seats):
-    plays = [
-        {
-            "name": seats[seat].name,
-            "card": {"number": card, "heads": game_engine.heads(card)},
-            "row": last["choices"].get(str(seat)),
-        }
-        for seat, card in enumerate(last["cards"])
-    ]
-    return sorted(plays, key=lambda play: play["card"]["number"])
-
-
-# A row's places: five cards, and the sixth that takes them (RULES §1.4), drawn empty.
-ROW_SLOTS = 6
-
-
-def _turn_log(game_engine, state, seats, since_round, computer=frozenset()):
-    """The finished turns of rounds `since_round` on, each card with its player's name, in
-    the order it was placed (the engine's `log`); None for a game without a log.
-    `computer`: the (turn, seat) plays the computer made for their player, turns counted
-    over the whole game (Snapshot.computer), marked `computer`."""
-    log = getattr(game_engine, "log", None)
-    if log is None:
-        return None
-    # The turns are counted from the game's first only when some play is to be marked.
-    entries = list(log(state, since_round=1 if computer else since_round))
-    return [
-        {
-            "round": entry["round"],
-            "turn": entry["turn"],
-            "plays": [
-                {
-                    "seat": play["seat"],
-                    "name": seats[play["seat"]].name,
-                    "card": {"number": play["card"], "heads": game_engine.heads(play["card"])},
-                    "row": play["row"] + 1,
-                    "took": card_faces(game_engine, play["took"]) if play["took"] else None,
-                    "heads": play["heads"],
-                    "computer": (index, play["seat"]) in computer,
-                }
-                for play in entry["plays"]
-            ],
-        }
-        for index, entry in enumerate(entries)
-        if entry["round"] >= since_round
-    ]
+    selection = kinds.get(snapshot.table.kind).selection
+    return None if selection is None else selection(snapshot.seat_view(position))
 
 
 def past_rounds(snapshot: Snapshot) -> list[dict]:
     """The log of the rounds finished before the one in play (all of them once the game is
     over), grouped by round: the table page's "Earlier rounds" (games.views.table_log)."""
-    if snapshot.game is None:
+    turn_log = kinds.get(snapshot.table.kind).turn_log
+    if snapshot.game is None or turn_log is None:
         return []
     v = snapshot.shared()["v"]
-    game_engine = engine.get(snapshot.table.kind)
-    turns = _turn_log(game_engine, snapshot.state, snapshot.seats, 1, snapshot.computer) or []
+    turns = turn_log(snapshot.state, snapshot.seats, 1, snapshot.computer)
     rounds = {}
     for entry in turns:
         if entry["round"] < v["round"] or v["phase"] == "over":
@@ -586,22 +521,20 @@ def past_rounds(snapshot: Snapshot) -> list[dict]:
     return [{"round": number, "turns": entries} for number, entries in rounds.items()]
 
 
-def _round_summary(v, seats):
-    """At the first turn of a round after the first (or its first `summary_turns`, where
-    the view says so): what the last round gave each player, the totals, and who leads
-    (fewest heads, RULES §1.6; most points where the view's `scoring` is "higher")."""
-    if v["phase"] == "over" or v["round"] < 2 or v["revealed"]:
+def round_summary(v: dict, seats: list, *, higher_wins: bool = False) -> dict | None:
+    """What the round before the one in play gave each player, their totals after it and
+    who leads (fewest, RULES §1.6; most where `higher_wins`): the context of the shared
+    `round_summary` section, for a game's board to show when its rules say (None before
+    the second round, or when the view lacks that round's scores)."""
+    finished = v["round"] - 1
+    if finished < 1 or len(v["round_scores"]) < finished:
         return None
-    if v["turn"] is None or not 1 <= v["turn"] <= v.get("summary_turns", 1):
-        return None
-    if len(v["round_scores"]) < v["round"] - 1:
-        return None
-    scores = v["round_scores"][v["round"] - 2]
+    scores = v["round_scores"][finished - 1]
     totals = [sum(sheet[seat] for sheet in v["round_scores"]) for seat in range(len(seats))]
-    sign = _sign(v)
+    sign = -1 if higher_wins else 1
     best = min(sign * total for total in totals)
     return {
-        "round": v["round"] - 1,
+        "round": finished,
         "lines": sorted(
             (
                 {
@@ -618,44 +551,14 @@ def _round_summary(v, seats):
     }
 
 
-def _revealed(game_engine, v, seats):
-    if not v["revealed"]:
-        return None
-    plays = [
-        {
-            "name": seats[seat].name,
-            "card": {"number": card, "heads": game_engine.heads(card)},
-            "placed": card not in v["resolving"],
-        }
-        for seat, card in enumerate(v["revealed"])
-    ]
-    return sorted(plays, key=lambda play: play["card"]["number"])
-
-
-def _draft(game_engine, v, seats):
-    draft = v.get("draft")
-    if not draft or v["phase"] != "draft":
-        return None
-    return {
-        "pool": card_faces(game_engine, draft["pool"]),
-        "picks": [{"name": seats[seat].name, "card": card} for seat, card in draft["picks"]],
-        "picker": seats[draft["to_pick"]].name,
-    }
-
-
 def _score_sheet(v):
-    return [{"round": number, "heads": heads} for number, heads in enumerate(v["round_scores"], 1)]
+    scores = v.get("round_scores") or ()
+    return [{"round": number, "heads": heads} for number, heads in enumerate(scores, 1)]
 
 
-def _sign(v) -> int:
-    """1 where fewer points are better (heads), -1 where more are (the view's `scoring`
-    is "higher")."""
-    return -1 if v.get("scoring") == "higher" else 1
-
-
-def _ranking(v, seats):
+def _ranking(v, seats, higher_wins: bool):
     totals = v["result"]["totals"]
-    sign = _sign(v)
+    sign = -1 if higher_wins else 1
     order = sorted(range(len(totals)), key=lambda seat: sign * totals[seat])
     ranking = []
     for seat in order:

@@ -1,11 +1,11 @@
-"""Six as the site plays it: its lobby options, summary, paper sheet, league scoring
-and replay, registered by its app (games.six.apps)."""
+"""Six as the site plays it: its lobby options, summary, paper sheet, league scoring,
+replay and live board, registered by its app (games.six.apps)."""
 
 from django import forms
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from games import paper
+from games import paper, rendering
 from games.kinds import Kind, OptionsForm
 from games.six import bots as six_bots
 from games.six import engine as six_engine
@@ -101,6 +101,21 @@ def _six_summary(options: dict) -> str:
     return ", ".join(parts)
 
 
+def _board(v, seats, **_) -> dict:
+    """What Six's own sections read besides the view: the last turn played (its hand's
+    log is drawn from the view), and the end of the last hand, shown through the new
+    hand's first turn round the table (its first turns may be passes)."""
+    summary = None
+    if v["phase"] != "over" and v["turn"] is not None and 1 <= v["turn"] <= v["summary_turns"]:
+        summary = rendering.round_summary(v, seats, higher_wins=True)
+    return {"last_turn": v["last_turn"], "round_summary": summary}
+
+
+def _cards_in_hand(v, position) -> dict:
+    # The players' section counts each seat's cards in hand (RULES 3.3: what it loses).
+    return {"pile": {"cards": v["counts"][position], "heads": None}}
+
+
 SIX = Kind(
     name=six_engine.KIND,
     label=_("Six"),
@@ -117,4 +132,7 @@ SIX = Kind(
     per_round_label=_("Points per hand"),
     paper_sheet=_six_sheet,
     stylesheet="games/six/table.css",
+    board_context=_board,
+    player_context=_cards_in_hand,
+    script="games/six/reveal.js",
 )

@@ -1,5 +1,7 @@
 """6 qui surprend as the site plays it: its lobby options, summary, paper sheet,
-league scoring and replay, registered by its app (games.surprise.apps)."""
+league scoring, replay and live board, registered by its app (games.surprise.apps)."""
+
+from functools import partial
 
 from django import forms
 from django.utils.translation import gettext, ngettext
@@ -7,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import paper
 from games.kinds import Kind, OptionsForm
-from games.nimmt.kind import column_totals, most_heads
+from games.nimmt.kind import column_totals, most_heads, own_hand, rows_board, seat_pile
 from games.surprise import bots as surprise_bots
 from games.surprise import engine as surprise_engine
 from games.surprise import replay
@@ -40,6 +42,18 @@ def _surprise_summary(options: dict) -> str:
     return ", ".join(parts)
 
 
+def _asked(v):
+    """The seat a prompt asks while a turn resolves (a row, a Stop, Insérer, Glisser...)."""
+    return v["prompt"]["seat"] if v["prompt"] else None
+
+
+def _selection(view):
+    # RULES 2.5: the special attached goes with the card; changing it alone is a change.
+    if view["my_special"] is not None:
+        return (view["my_selection"], view["my_special"])
+    return view["my_selection"]
+
+
 SURPRISE = Kind(
     name=surprise_engine.KIND,
     label=_("6 qui surprend"),
@@ -53,6 +67,13 @@ SURPRISE = Kind(
     # Heads per round, fewer is better: the same sheet as 6 qui prend !'s.
     league_totals=column_totals,
     paper_sheet=_surprise_sheet,
+    # The rows, the piles and the hand of numbered cards are 6 qui prend !'s (RULES §2).
+    board_context=partial(rows_board, surprise_engine),
+    player_context=seat_pile,
+    hand_context=partial(own_hand, surprise_engine),
+    actor=_asked,
+    selection=_selection,
     stylesheet="games/surprise/table.css",
+    script="games/surprise/reveal.js",
     simulation_watch=SpecialUsage,
 )

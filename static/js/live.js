@@ -38,6 +38,9 @@
 
   function applyStill() {
     document.documentElement.classList.toggle("still", pref("still"));
+    if (pref("still") && reveal.run) {
+      reveal.run.stop(); // asked to be still: a reveal being shown stops at once
+    }
   }
 
   // --- the hand: a tap selects, a second tap (or Play) confirms ----------------------
@@ -210,114 +213,422 @@
     });
   }
 
-  // --- the reveal: the turn's cards shown together, then placed one by one ----------------
-  // The frame already holds the settled table (the server's); the animation only hides the
-  // cards this turn placed and flies them in, in the order they were placed (the last
-  // turn's list), a take sliding towards its player with its heads. At most 2 s a turn.
-  var animated = null;
-  var TURN_MS = 1800;
+  // --- the reveal: how a turn came to the table now shown, once, step by step ------------
+  // The frame already holds the settled table (the server's); a reveal only shows how it
+  // came to be. This part knows no game: a game's template declares what there is to show,
+  // and the game's own script (its Kind's `script`) how to show it.
+  //
+  //   [data-reveal="<key>"] in #live     the turn (or the part of a turn) to show; a key is
+  //                                      shown once a page, and only when a socket brings it
+  //   data-reveal-with="<name>"          the animation the game's script defined under that
+  //                                      name (sixclubReveal.define); without one, or when
+  //                                      none has that name, each step is highlighted in turn
+  //   data-reveal-ms="<ms>"              the most a reveal may last (default 2000)
+  //   [data-reveal-step="<id>"] in it    its steps: by id when every id is a number, else in
+  //                                      the page's order (no step: the marker is the step).
+  //                                      A step shown is not shown again when a later frame
+  //                                      of the same key repeats it (a turn resolved over
+  //                                      several decisions shows only what is new).
+  //
+  // "Skip animations" (the `still` preference) and prefers-reduced-motion show nothing.
+  // What ran is noted on <html>: data-reveal-runs and data-reveal-skipped count the
+  // reveals shown and skipped, data-reveal-log holds the latest steps shown ("key#id"),
+  // data-revealing is there while one is being shown.
+  var REVEAL_MS = 2000;
+  var LOG_KEPT = 40;
+  var animations = {};
+  var reveal = { key: null, seen: {}, run: null };
+
+  window.sixclubReveal = {
+    // play(run): shows run.steps with run's tools (below); returns false if it cannot (the
+    // steps are then taken as shown).
+    define: function (name, play) {
+      animations[name] = play;
+    },
+  };
 
   function stillPlease() {
     return pref("still") || window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   }
 
-  function rowCard(rows, number) {
-    var faces = rows.querySelectorAll("span.card");
-    for (var i = 0; i < faces.length; i++) {
-      var b = faces[i].querySelector("b");
-      if (b && b.textContent === number) {
-        return faces[i];
-      }
-    }
-    return null;
+  function stepId(step) {
+    return step.dataset.revealStep || "";
   }
 
-  function animateTurn(fromSocket) {
-    var last = document.getElementById("last-turn");
-    var key = last && last.dataset.turn ? location.pathname + " " + last.dataset.turn : null;
-    if (!key || key === animated) {
-      return;
+  function stepsOf(marker) {
+    var steps = Array.prototype.slice.call(marker.querySelectorAll("[data-reveal-step]"));
+    if (!steps.length) {
+      return [marker];
     }
-    animated = key;
-    var rows = document.getElementById("rows");
-    if (!fromSocket || !rows || stillPlease()) {
-      return;
-    }
-    var plays = Array.prototype.slice.call(last.querySelectorAll("li[data-card]"));
-    var targets = plays.map(function (li) {
-      return rowCard(rows, li.dataset.card);
+    var numbered = steps.every(function (step) {
+      return /^-?\d+$/.test(stepId(step));
     });
-    if (!plays.length || targets.indexOf(null) >= 0) {
-      return; // a new round's rows: nothing of that turn is on the board
+    if (numbered) {
+      steps.sort(function (a, b) {
+        return Number(stepId(a)) - Number(stepId(b));
+      });
     }
-    var step = Math.min(400, TURN_MS / (plays.length + 1));
+    return steps;
+  }
+
+  function count(name) {
+    var root = document.documentElement;
+    root.dataset[name] = String((Number(root.dataset[name]) || 0) + 1);
+  }
+
+  function note(key, step) {
+    var root = document.documentElement;
+    var log = (root.dataset.revealLog || "").split(" ").filter(Boolean);
+    log.push(key.replace(/\s+/g, "_") + "#" + stepId(step));
+    root.dataset.revealLog = log.slice(-LOG_KEPT).join(" ");
+  }
+
+  function showReveal(fromSocket) {
+    var marker = document.querySelector("#live [data-reveal]");
+    if (!marker) {
+      if (reveal.run && !document.contains(reveal.run.marker)) {
+        reveal.run.stop(); // a new table (a new round dealt...): what it showed is gone
+      }
+      return;
+    }
+    var key = location.pathname + " " + marker.dataset.reveal;
+    if (key !== reveal.key) {
+      if (reveal.run) {
+        reveal.run.stop();
+      }
+      reveal = { key: key, seen: {}, run: null };
+    }
+    var steps = stepsOf(marker);
+    // The steps the running reveal is about to show are not new, unless its marker was
+    // replaced since (a whole frame): then it shows nothing more, and they are shown again.
+    var running = reveal.run && !reveal.run.over && reveal.run.marker === marker;
+    var fresh = steps.filter(function (step) {
+      var id = stepId(step);
+      return !reveal.seen[id] && !(running && reveal.run.ids.indexOf(id) >= 0);
+    });
+    if (!fresh.length) {
+      return;
+    }
+    if (!fromSocket || stillPlease()) {
+      // At page load the table is shown as it stands; asked to be still, too.
+      steps.forEach(function (step) {
+        reveal.seen[stepId(step)] = true;
+      });
+      if (fromSocket) {
+        count("revealSkipped");
+      }
+      return;
+    }
+    if (reveal.run) {
+      reveal.run.stop();
+    }
+    var todo = steps.filter(function (step) {
+      return !reveal.seen[stepId(step)];
+    });
+    var run = new Run(marker, todo, key);
+    reveal.run = run;
+    var play = animations[marker.dataset.revealWith] || highlight;
+    if (play(run) === false) {
+      run.stop();
+      todo.forEach(function (step) {
+        reveal.seen[stepId(step)] = true;
+      });
+    } else {
+      count("revealRuns");
+    }
+  }
+
+  // The reveal of a game that defines none: each step highlighted in turn.
+  function highlight(run) {
+    run.each(function () {});
+  }
+
+  // One reveal being shown: its steps, and the tools a game's animation uses. Whatever a
+  // tool adds to the page (copies of cards, piles, captions) goes when its time is up, or
+  // at once when the reveal is stopped (a newer one starts).
+  function Run(marker, steps, key) {
+    this.marker = marker;
+    this.steps = steps;
+    this.ids = steps.map(stepId);
+    this.key = key;
+    this.budget = Number(marker.dataset.revealMs) || REVEAL_MS;
+    this.over = false;
+    this.timers = [];
+    this.added = [];
+    this.lasting = [];
+    this.hidden = [];
+    this.marked = [];
+    this.moves = [];
+    document.documentElement.dataset.revealing = key;
+  }
+
+  // No reveal is being shown any more (unless a newer one is).
+  Run.prototype.release = function () {
+    if (document.documentElement.dataset.revealing === this.key && reveal.run === this) {
+      delete document.documentElement.dataset.revealing;
+    }
+  };
+
+  // `fn` in `ms`, unless the reveal is stopped before.
+  Run.prototype.later = function (ms, fn) {
+    var run = this;
+    this.timers.push(
+      setTimeout(function () {
+        if (!run.stopped) {
+          fn();
+        }
+      }, Math.max(0, ms))
+    );
+  };
+
+  // Shows each step in turn, `play(step, ms, index)` called as it starts; the step itself
+  // is marked .reveal-now for its time. Options: `step` the most a step of weight 1 lasts
+  // (default 400 ms), `weight(step)` its share of the time (default 1), `lead` the steps'
+  // worth of time before the first (default 0). All of it within the reveal's budget.
+  Run.prototype.each = function (play, options) {
+    var run = this;
+    options = options || {};
+    var weight = options.weight || function () {
+      return 1;
+    };
+    var weights = this.steps.map(function (step) {
+      return Math.max(0, Number(weight(step)) || 0);
+    });
+    var lead = options.lead || 0;
+    var total = weights.reduce(function (sum, w) {
+      return sum + w;
+    }, lead);
+    var unit = Math.min(options.step || 400, this.budget / Math.max(total, 1));
+    var at = lead * unit;
+    this.steps.forEach(function (step, index) {
+      var ms = weights[index] * unit;
+      run.later(at, function () {
+        reveal.seen[stepId(step)] = true;
+        note(run.key, step);
+        run.mark(step, "reveal-now", ms);
+        play(step, ms, index);
+      });
+      at += ms;
+    });
+    this.later(at, function () {
+      run.end();
+    });
+    return at;
+  };
+
+  // The reveal has shown its last step: what was to last until then goes.
+  Run.prototype.end = function () {
+    this.over = true;
+    this.release();
+    this.lasting.forEach(function (element) {
+      element.remove();
+    });
+    this.hidden.forEach(function (element) {
+      element.style.visibility = "";
+    });
+  };
+
+  // `element` gets `name` (a class) for `ms`.
+  Run.prototype.mark = function (element, name, ms) {
+    if (!element) {
+      return;
+    }
+    element.classList.add(name);
+    this.marked.push([element, name]);
+    this.later(ms, function () {
+      element.classList.remove(name);
+    });
+  };
+
+  Run.prototype.flash = function (element, ms) {
+    this.mark(element, "reveal-hit", ms);
+  };
+
+  Run.prototype.hide = function (element) {
+    if (element) {
+      element.style.visibility = "hidden";
+      this.hidden.push(element);
+    }
+  };
+
+  Run.prototype.show = function (element) {
+    if (element) {
+      element.style.visibility = "";
+    }
+  };
+
+  // A picture of `node` for a reveal to move: a copy without ids or data attributes, so
+  // that nothing takes it for the page's own cards.
+  function picture(node) {
+    var copy = node.cloneNode(true);
+    if (copy.nodeType !== 1) {
+      return copy; // words
+    }
+    [copy].concat(Array.prototype.slice.call(copy.querySelectorAll("*"))).forEach(function (el) {
+      el.removeAttribute("id");
+      Array.prototype.slice.call(el.attributes).forEach(function (attribute) {
+        if (attribute.name.indexOf("data-") === 0) {
+          el.removeAttribute(attribute.name);
+        }
+      });
+    });
+    return copy;
+  }
+
+  // Something laid over the page (document coordinates) on `where`'s box, for `ms` (none:
+  // until the reveal ends).
+  Run.prototype.overlay = function (element, where, ms) {
+    var box = where.getBoundingClientRect();
+    element.classList.add("reveal-over");
+    element.setAttribute("aria-hidden", "true");
+    element.style.left = box.left + window.scrollX + "px";
+    element.style.top = box.top + window.scrollY + "px";
+    document.body.appendChild(element);
+    this.added.push(element);
+    if (ms) {
+      this.later(ms, function () {
+        element.remove();
+      });
+    } else {
+      this.lasting.push(element);
+    }
+    return element;
+  };
+
+  // A copy of `face` (a card) laid over `from` (default: over `face` itself), for `ms`.
+  Run.prototype.copy = function (face, from, ms) {
+    var copy = picture(face);
+    var box = face.getBoundingClientRect();
+    copy.style.width = box.width + "px";
+    copy.style.height = box.height + "px";
+    copy.style.visibility = "";
+    return this.overlay(copy, from || face, ms);
+  };
+
+  // `element` moves onto `target`'s box in `ms` (and stays there).
+  Run.prototype.fly = function (element, target, ms) {
+    var from = element.getBoundingClientRect();
+    var to = target.getBoundingClientRect();
+    var move =
+      "translate(" + (to.left - from.left) + "px," + (to.top - from.top) + "px)";
+    this.moves.push(
+      element.animate([{ transform: "none" }, { transform: move }], {
+        duration: Math.max(1, ms),
+        easing: "ease-out",
+        fill: "forwards",
+      })
+    );
+  };
+
+  // `element` grows into its place in `ms`.
+  Run.prototype.pop = function (element, ms) {
+    if (element) {
+      this.moves.push(
+        element.animate(
+          [
+            { transform: "scale(1.8)", opacity: 0 },
+            { transform: "scale(1)", opacity: 1 },
+          ],
+          { duration: Math.max(1, ms), easing: "ease-out" }
+        )
+      );
+    }
+  };
+
+  // Copies of `faces`, side by side in a strip at the top of `into` until the reveal ends.
+  Run.prototype.strip = function (faces, into) {
     var strip = document.createElement("div");
     strip.className = "reveal-strip";
-    var flying = plays.map(function (li) {
-      var clone = li.querySelector("span.card").cloneNode(true);
-      strip.appendChild(clone);
-      return clone;
+    strip.setAttribute("aria-hidden", "true");
+    var copies = faces.map(function (face) {
+      var copy = picture(face);
+      strip.appendChild(copy);
+      return copy;
     });
-    rows.prepend(strip);
-    targets.forEach(function (target) {
-      target.style.visibility = "hidden";
-    });
-    plays.forEach(function (li, index) {
-      setTimeout(function () {
-        place(li, flying[index], targets[index], step);
-      }, step * (index + 1));
-    });
-    setTimeout(function () {
-      strip.remove();
-    }, step * (plays.length + 1) + 50);
-  }
+    into.prepend(strip);
+    this.added.push(strip);
+    this.lasting.push(strip);
+    return copies;
+  };
 
-  function place(li, clone, target, step) {
-    var from = clone.getBoundingClientRect();
-    var to = target.getBoundingClientRect();
-    clone.style.transition = "transform " + Math.round(step * 0.8) + "ms ease-out";
-    clone.style.transform =
-      "translate(" + (to.left - from.left) + "px," + (to.top - from.top) + "px)";
-    if (li.querySelector(".took")) {
-      take(li, target.closest(".row"), step);
-    }
-    setTimeout(function () {
-      target.style.visibility = "";
-      clone.style.visibility = "hidden";
-    }, step * 0.8);
-  }
-
-  function take(li, row, step) {
-    var player = document.querySelector('#players tr[data-seat="' + li.dataset.seat + '"]');
-    if (!row || !player) {
+  // A pile (copies of `faces`, then `label`) going from `from` to `to` in `ms`, fading.
+  Run.prototype.slide = function (faces, label, from, to, ms) {
+    if (!from || !to) {
       return;
     }
     var pile = document.createElement("div");
     pile.className = "taking";
-    li.querySelectorAll(".took ~ span.card").forEach(function (card) {
-      pile.appendChild(card.cloneNode(true));
+    faces.forEach(function (face) {
+      pile.appendChild(picture(face));
     });
-    if (li.dataset.heads) {
-      var heads = document.createElement("b");
-      heads.textContent = "+" + li.dataset.heads;
-      pile.appendChild(heads);
+    if (label) {
+      var text = document.createElement("b");
+      text.textContent = label;
+      pile.appendChild(text);
     }
-    var start = row.getBoundingClientRect();
-    pile.style.left = start.left + window.scrollX + "px";
-    pile.style.top = start.top + window.scrollY + "px";
-    document.body.appendChild(pile);
-    var end = player.getBoundingClientRect();
-    requestAnimationFrame(function () {
-      pile.style.transition = "transform " + Math.round(step * 1.5) + "ms ease-in, opacity " +
-        Math.round(step * 1.5) + "ms ease-in";
-      pile.style.transform =
-        "translate(" + (end.left - start.left) + "px," + (end.top - start.top) + "px) scale(.6)";
-      pile.style.opacity = "0.2";
+    this.overlay(pile, from, ms + 100);
+    var start = from.getBoundingClientRect();
+    var end = to.getBoundingClientRect();
+    var move =
+      "translate(" + (end.left - start.left) + "px," + (end.top - start.top) + "px) scale(.6)";
+    this.moves.push(
+      pile.animate(
+        [
+          { transform: "none", opacity: 1 },
+          { transform: move, opacity: 0.2 },
+        ],
+        { duration: Math.max(1, ms), easing: "ease-in", fill: "forwards" }
+      )
+    );
+  };
+
+  // A caption over the top of `over` for `ms` (at the top of the screen when that top is
+  // scrolled away): `content` is text, or an element whose content is copied (a line of
+  // the game's log with its icons).
+  Run.prototype.say = function (content, over, ms) {
+    if (!over) {
+      return;
+    }
+    var caption = document.createElement("div");
+    caption.className = "reveal-say";
+    if (typeof content === "string") {
+      caption.textContent = content;
+    } else {
+      Array.prototype.forEach.call(content.childNodes, function (node) {
+        caption.appendChild(picture(node));
+      });
+    }
+    this.overlay(caption, over, ms);
+    var box = over.getBoundingClientRect();
+    caption.style.width = box.width + "px";
+    if (box.top < 0 && box.bottom > 0) {
+      caption.style.top = window.scrollY + 8 + "px";
+    }
+  };
+
+  // The seat's row in the players' table (the section every game shares).
+  Run.prototype.player = function (seat) {
+    return document.querySelector('#players tr[data-seat="' + seat + '"]');
+  };
+
+  Run.prototype.stop = function () {
+    this.stopped = true;
+    this.over = true;
+    this.release();
+    this.timers.forEach(clearTimeout);
+    this.moves.forEach(function (move) {
+      move.cancel();
     });
-    setTimeout(function () {
-      pile.remove();
-    }, step * 1.5 + 100);
-  }
+    this.added.forEach(function (element) {
+      element.remove();
+    });
+    this.hidden.forEach(function (element) {
+      element.style.visibility = "";
+    });
+    this.marked.forEach(function (pair) {
+      pair[0].classList.remove(pair[1]);
+    });
+  };
 
   // --- what a form cannot send as it is ----------------------------------------------
   // A form's fields are strings. A decision field that is a list is named in the form's
@@ -355,7 +666,7 @@
     });
   });
 
-  // --- a budget spent by ticking boxes (6 qui surprend's Négatif = Positif) ----------
+  // --- a budget spent by ticking boxes (cards given up to a card's worth, say) -----------
   // In a form[data-budget], the checked input[data-budget-value] sets the budget; each
   // ticked input[data-cost] spends its cost, and a box that would overspend (or has the
   // budget's own value) cannot be ticked. [data-budget-left] shows "spent / budget".
@@ -397,7 +708,7 @@
   function afterFrame(event) {
     spendAll();
     if (!event || event.type === "htmx:wsAfterMessage") {
-      animateTurn(!!event); // at page load: no animation, the table as it stands
+      showReveal(!!event); // at page load: no animation, the table as it stands
     }
     restoreDetails();
     showSummary();

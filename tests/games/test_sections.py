@@ -11,11 +11,10 @@ from django.contrib.auth import get_user_model
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import engine, kinds, rendering
+from games import engine, rendering
 from games.models import Game, Seat, Table
-from games.rendering import card_faces
-from tests.games.highcard import HIGHCARD, TEMPLATES
-from tests.games.highcard import engine as highcard
+from games.nimmt.kind import card_faces
+from tests.games import added_game
 
 nimmt = engine.get("nimmt")
 LIVE = "games/nimmt/live.html"
@@ -195,32 +194,31 @@ def test_a_whole_frame_is_the_partials_in_order_and_escapes_names():
 SMALL_LIVE = """{% load partials %}
 {% partialdef header %}<header class="table-head"><h1>{{ table }}</h1></header>{% endpartialdef %}
 {% partialdef players %}<section id="players">{{ players|length }}</section>{% endpartialdef %}
-{% partialdef hand %}<section id="hand">{{ hand|length }}</section>{% endpartialdef %}
+{% partialdef hand %}<section id="hand">{{ mine.hand|length }}</section>{% endpartialdef %}
 """
 
 
 @pytest.fixture
 def small_kind(settings, tmp_path):
-    """Higher card wins (tests/games/highcard/) registered with a live.html of three
-    partials, found first in a template directory of this test."""
-    (tmp_path / "games" / "highcard").mkdir(parents=True)
-    (tmp_path / "games" / "highcard" / "live.html").write_text(SMALL_LIVE)
+    """The game the test settings add (tests/games/added_game.py), its live.html replaced
+    by one of three partials, found first in a template directory of this test."""
+    kind = added_game.kind()
+    (tmp_path / kind.template("live.html")).parent.mkdir(parents=True)
+    (tmp_path / kind.template("live.html")).write_text(SMALL_LIVE)
     templates = copy.deepcopy(settings.TEMPLATES)
-    templates[0]["DIRS"] = [tmp_path, *templates[0]["DIRS"], TEMPLATES]
+    templates[0]["DIRS"] = [tmp_path, *templates[0]["DIRS"]]
     settings.TEMPLATES = templates
-    kinds.register(HIGHCARD)
-    yield HIGHCARD
-    kinds.unregister(HIGHCARD.name)
+    return kind
 
 
 def test_a_kind_draws_its_own_sections_and_the_shared_ones(small_kind):
-    users, table, seats = table_of("highcard", 2, ["Ann", "Ben"])
-    state = highcard.new_game(players=2, options={}, seed=4)
-    frame = rendering.live_frame(snapshot_of(table, seats, state, "highcard"), users[0], "en")
+    users, table, seats = table_of(small_kind.name, 2, ["Ann", "Ben"])
+    state = small_kind.engine.new_game(players=2, options={}, seed=4)
+    frame = rendering.live_frame(snapshot_of(table, seats, state, small_kind.name), users[0], "en")
     assert frame.startswith(
         '<div id="live" data-version="0" data-phase="select" data-me="0" data-round="1">'
         '<header class="table-head"><h1>Table 90007</h1></header>'
-        '<section id="players">2</section><section id="hand">3</section>'
+        f'<section id="players">2</section><section id="hand">{len(state.hands[0])}</section>'
         # The seat's buttons are the shared section's (games/live.html).
         '<div class="actions" id="seat-actions">'
     )

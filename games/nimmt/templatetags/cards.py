@@ -37,7 +37,7 @@ def _card_markup(language: str, number: int, heads: int) -> str:
 
 @register.filter
 def card(face: dict) -> str:
-    """`face` is {"number": n, "heads": h} (games.rendering.card_faces)."""
+    """`face` is {"number": n, "heads": h} (games.nimmt.kind.card_faces)."""
     return _card_markup(get_language(), face["number"], face["heads"])
 
 

@@ -10,7 +10,7 @@ docs/engines.md.
 Cards are short strings `rank-suit` ("6-oros", "10-copas"); see `cards`.
 """
 
-from .cards import SUITS, deck, heads
+from .cards import SUITS, deck
 from .options import DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, normalize_options
 from .records import FORMAT, record, replay
 from .rules import (
@@ -41,7 +41,6 @@ __all__ = [
     "deck",
     "dump",
     "fallback",
-    "heads",
     "is_over",
     "legal",
     "load",

@@ -53,10 +53,3 @@ _DECKS = {
 # cards, or 7–8, 8–9, 9–sota with 48. Rey and 1 are not neighbours.
 LOWER = {size: dict(zip(ranks[1:], ranks[:-1], strict=True)) for size, ranks in RANKS.items()}
 HIGHER = {size: dict(zip(ranks[:-1], ranks[1:], strict=True)) for size, ranks in RANKS.items()}
-
-
-def heads(card):
-    """Six has no penalty heads: always 0 (the interface's `heads`, for generic code)."""
-    if card not in _PARTS:
-        raise KeyError(f"{card!r} is not a card of Six")
-    return 0

@@ -107,10 +107,15 @@ def by_suit(hand: list) -> list[dict]:
 @register.filter
 def plays(v: dict, seats) -> list[dict]:
     """The latest turns of the hand in play, once round the table, newest first: who
-    played which card (None: passed)."""
+    played which card (None: passed), and the turn's number in the hand (`turn`)."""
     names = {seat.position: seat.name for seat in seats}
-    latest = v["turns"][-v["players"] :][::-1]
-    return [{"name": names.get(who, who), "card": card} for who, card in latest]
+    turns = v["turns"]
+    first = max(0, len(turns) - v["players"])
+    latest = list(enumerate(turns[first:], start=first + 1))[::-1]
+    return [
+        {"name": names.get(who, who), "seat": who, "card": card, "turn": number}
+        for number, (who, card) in latest
+    ]
 
 
 @register.filter
@@ -128,3 +133,28 @@ def cards_left(v: dict, seat: int):
     public)."""
     last = v.get("last_hand")
     return last["left"][seat] if last else ""
+
+
+def _hand_end(points: int) -> dict:
+    # RULES 3.3: the hand's winner alone gains (5 and the others' cards), having no card
+    # left; every other seat loses one point a card left in its hand.
+    return {"points": points, "left": 0 if points > 0 else -points, "won": points > 0}
+
+
+@register.filter
+def hand_scores(v: dict, seats) -> dict:
+    """A game of Six hand by hand, for its end: the hands' numbers, and one line a
+    player, highest total first (as the ranking reads, RULES 3.3), with each hand's cards
+    left and points, then the total. The view keeps the points of each finished hand;
+    the cards left follow from them."""
+    sheet = v["round_scores"]
+    lines = [
+        {
+            "name": seat.name,
+            "hands": [_hand_end(points[seat.position]) for points in sheet],
+            "total": v["totals"][seat.position],
+        }
+        for seat in seats
+    ]
+    lines.sort(key=lambda line: -line["total"])
+    return {"hands": range(1, len(sheet) + 1), "lines": lines}

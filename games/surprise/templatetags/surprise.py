@@ -392,6 +392,53 @@ def turn_lines(events, names) -> list[str]:
     return [line for line in (describe(event, names) for event in events) if line]
 
 
+# The special whose effect (or reaction, RULES 2.3, 2.4) an event shows.
+_EFFECT_OF = {
+    "replaced": "remplacer",
+    "fifth_row": "5e_serie",
+    "inserted": "inserer",
+    "slid": "glisser",
+    "capped": "7_qui_surprend",
+    "stopped": "stop",
+    "stops_cleared": "stop",
+    "removed": "negatif_positif",
+}
+
+
+def _rows_of(event) -> list[int]:
+    """The rows (1-based) an event happened on, as the board numbers them."""
+    if event["type"] == "slid":
+        return [event["from"][0] + 1, event["to"][0] + 1]
+    if event["type"] == "stops_cleared":
+        return [row + 1 for row in event["rows"]]
+    return [event["row"] + 1] if "row" in event else []
+
+
+def turn_steps(events, names) -> list[dict]:
+    """The turn's log lines with what each shows on the table, in the order the rules
+    resolved them: its event, the special whose effect it is (the one given away for an
+    exchange, the one sent back), the rows (1-based), the seat, the card, the heads taken.
+    The live table shows them one after another (games/surprise/reveal.js)."""
+    steps = []
+    for event in events:
+        text = describe(event, names)
+        if not text:
+            continue
+        special = _EFFECT_OF.get(event["type"]) or event.get("special")
+        steps.append(
+            {
+                "text": text,
+                "event": event["type"],
+                "special": special if special in _SHAPES else None,
+                "rows": _rows_of(event),
+                "seat": event.get("seat"),
+                "card": event.get("card") if event["type"] != "replaced" else event["by"],
+                "heads": event.get("heads"),
+            }
+        )
+    return steps
+
+
 @register.filter
 def surprise_log(game, seats):
     """The turns of the round in play (the last round once the game is over), newest
@@ -409,7 +456,7 @@ def surprise_log(game, seats):
         {
             "round": entry["round"],
             "turn": entry["turn"],
-            "lines": turn_lines(entry["events"], names),
+            "steps": turn_steps(entry["events"], names),
         }
         for entry in reversed(turns)
         if entry["round"] == shown
@@ -419,6 +466,40 @@ def surprise_log(game, seats):
 @register.simple_tag
 def log_lines(lines):
     return format_html_join("", "<li>{}</li>", ((line,) for line in lines))
+
+
+def _step_attributes(step) -> str:
+    attributes = [("data-event", step["event"])]
+    if step["special"]:
+        attributes.append(("data-special", step["special"]))
+    if step["rows"]:
+        attributes.append(("data-row", " ".join(str(row) for row in step["rows"])))
+    if step["seat"] is not None:
+        attributes.append(("data-seat", step["seat"]))
+    if step["card"] is not None:
+        attributes.append(("data-laid", step["card"]))
+    if step["heads"] is not None:
+        attributes.append(("data-heads", step["heads"]))
+    return format_html_join("", ' {}="{}"', attributes)
+
+
+@register.simple_tag
+def log_steps(steps):
+    """A turn's log lines, each a step of its reveal (`turn_steps`): numbered in the turn,
+    the special's icon before the words of its effect."""
+    return format_html_join(
+        "",
+        '<li data-reveal-step="{}"{}>{}{}</li>',
+        (
+            (
+                number,
+                _step_attributes(step),
+                special_icon(step["special"], 18) if step["special"] else "",
+                (" " if step["special"] else "") + step["text"],
+            )
+            for number, step in enumerate(steps, start=1)
+        ),
+    )
 
 
 @register.filter
