@@ -5,10 +5,6 @@ announcement carries nothing but an id (docs/protocol.md, "Chat"): each socket r
 message from the database and renders it for its own reader.
 """
 
-import logging
-
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import formats, timezone
@@ -24,10 +20,9 @@ from chat.models import (
     ChatReport,
     ChatSuspension,
 )
+from games.announce import announce_on_commit as _announce_on_commit
 from games.models import Seat
 from games.services import LOBBY_GROUP, ServiceError, table_group
-
-log = logging.getLogger(__name__)
 
 
 def room_group(table_id: int | None) -> str:
@@ -38,22 +33,6 @@ def room_group(table_id: int | None) -> str:
 def user_group(user_id: int) -> str:
     """Every socket of one user (games.consumers joins it; games.signals names it too)."""
     return f"user.{user_id}"
-
-
-def _announce(group: str, message: dict) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(group, message)
-    except Exception:
-        # Stored already: a lost announcement costs a message on open screens until
-        # their next page load, never the message itself.
-        log.exception("could not announce %s to %s", message.get("type"), group)
-
-
-def _announce_on_commit(group: str, message: dict) -> None:
-    transaction.on_commit(lambda: _announce(group, message))
 
 
 # --- writing ------------------------------------------------------------------------------

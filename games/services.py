@@ -5,22 +5,18 @@ then (on commit) announce "table N is at version v" on the channel layer. Announ
 carry no secret; each connection renders its own seat's view from the database.
 """
 
-import logging
 import random
 from dataclasses import dataclass
 from datetime import timedelta
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import engine, kinds, signals
+from games.announce import announce_on_commit
 from games.bots import get_bot
 from games.models import GAME_PLAY_FIELDS, Decision, Game, RoundScore, Seat, Table, TakenCard
-
-log = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
 # Decisions made for a seat without asking its player: bots, absent players, time-outs.
@@ -53,32 +49,13 @@ def table_group(table_id) -> str:
     return f"table.{table_id}"
 
 
-def _announce(group: str, message: dict) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(group, message)
-    except Exception:
-        # The change is committed; a lost announcement only delays screens until the
-        # next one or a reconnect, which always renders from the database.
-        log.exception("could not announce %s to %s", message.get("type"), group)
-
-
 def _announce_on_commit(table: Table, version: int | None = None, lobby: bool = False) -> None:
     """Once committed, say "table N is at version v": nothing else, no card, no move.
     Each process reads that version from the database and renders it for its sockets."""
-    table_id = table.pk
-
-    def send():
-        _announce(
-            table_group(table_id),
-            {"type": "table.changed", "table": table_id, "version": version},
-        )
-        if lobby:
-            _announce(LOBBY_GROUP, {"type": "lobby.changed"})
-
-    transaction.on_commit(send)
+    message = {"type": "table.changed", "table": table.pk, "version": version}
+    announce_on_commit(table_group(table.pk), message)
+    if lobby:
+        announce_on_commit(LOBBY_GROUP, {"type": "lobby.changed"})
 
 
 # --- tables and seats ----------------------------------------------------------------------

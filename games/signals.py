@@ -1,11 +1,10 @@
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_out
 from django.db.models import F
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import Signal, receiver
 
+from games.announce import announce
 from games.models import Game, Seat
 
 # What games tell other apps, without knowing them (leagues depends on games, never the
@@ -62,10 +61,8 @@ def close_sockets_of_ended_session(sender, request, user, **kwargs):
     """Logging out closes the table sockets opened with that session, in every process."""
     if user is None:
         return
-    layer = get_channel_layer()
-    async_to_sync(layer.group_send)(
-        f"user.{user.pk}", {"type": "session.ended", "session_key": request.session.session_key}
-    )
+    message = {"type": "session.ended", "session_key": request.session.session_key}
+    announce(f"user.{user.pk}", message)
 
 
 @receiver([post_save, post_delete], sender=Seat)

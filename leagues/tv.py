@@ -8,23 +8,17 @@ every table page does) and the event's own group, told when the event or its sea
 changes. Only `engine.view(state, None)`, a spectator's view, reaches a template.
 """
 
-import logging
 from dataclasses import dataclass, field
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ObjectDoesNotExist
-from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import rendering
+from games import announce, rendering
 from games.models import Table
 from leagues import selectors
 from leagues.models import Evening, EveningTable, Season, Tournament, TournamentTable
-
-log = logging.getLogger(__name__)
 
 # The events a TV shows, by the word of their URLs (/leagues/<slug>/<word>/<pk>/tv/).
 EVENTS = {"evenings": Evening, "tournaments": Tournament}
@@ -244,19 +238,7 @@ def table_ids(event) -> set[int]:
 
 
 def announce_on_commit(event) -> None:
-    group = tv_group(event)
-
-    def send():
-        layer = get_channel_layer()
-        if layer is None:
-            return
-        try:
-            async_to_sync(layer.group_send)(group, {"type": "tv.changed"})
-        except Exception:
-            # Committed already: a lost announcement only waits for the next one.
-            log.exception("could not announce a change to %s", group)
-
-    transaction.on_commit(send)
+    announce.announce_on_commit(tv_group(event), {"type": "tv.changed"})
 
 
 def event_saved(sender, instance, **kwargs) -> None:
