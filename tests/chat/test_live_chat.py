@@ -14,11 +14,7 @@ import pytest
 from websockets.asyncio.client import connect as ws_connect
 
 from tests.e2e.test_play_in_browser import DESKTOP, TIMEOUT_MS, note_console_error
-from tests.live import conftest as live
 from tests.live.test_redis_carries_no_secrets import Monitor, arguments, layer_message
-
-daphne_server = live.daphne_server
-chromium = live.chromium
 
 SETUP = """
 import json

@@ -23,10 +23,6 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.live import conftest as live
-
-daphne_server = live.daphne_server
-
 LOGIN_LIMIT = 5
 RESET_LIMIT = 4
 EXTRA = 3  # requests past each limit

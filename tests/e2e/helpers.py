@@ -5,8 +5,8 @@ import asyncio
 import json
 import sys
 
+from tests import servers as live
 from tests.e2e.test_play_in_browser import PASSWORD
-from tests.live import conftest as live
 
 
 async def log_in(page, server, username):

@@ -21,12 +21,9 @@ from tests.e2e.test_play_in_browser import (
     note_console_error,
     sign_up,
 )
-from tests.live import conftest as live
 
 pytestmark = pytest.mark.e2e
 
-daphne_server = live.daphne_server
-chromium = live.chromium
 
 SEATED = "() => document.querySelectorAll('#seats .seat-list li:not(.muted)').length"
 

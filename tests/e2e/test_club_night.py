@@ -12,12 +12,9 @@ import pytest
 
 from tests.e2e.helpers import log_in
 from tests.e2e.test_play_in_browser import DESKTOP, PASSWORD, PHONE, TIMEOUT_MS
-from tests.live import conftest as live
 
 pytestmark = pytest.mark.e2e
 
-daphne_server = live.daphne_server
-chromium = live.chromium
 
 NAMES = ["ana", "ben", "cleo", "dan", "eva", "fred", "gina", "hugo", "ines", "jo"]
 

@@ -24,12 +24,9 @@ from tests.e2e.test_play_in_browser import (
     note_console_error,
     sign_up,
 )
-from tests.live import conftest as live
 
 pytestmark = pytest.mark.e2e
 
-daphne_server = live.daphne_server
-chromium = live.chromium
 
 # Each game as the lobby draws it: its name, the summary of a table of its defaults in
 # each language, a field of its own that shows with its default, and its other fields.

@@ -1,6 +1,6 @@
 """Three people sign up, sit at one table and play a whole round in real browsers.
 
-Everything goes through the UI of the real daphne server (tests/live/conftest.py): the
+Everything goes through the UI of the real daphne server (tests/servers.py): the
 sign-up form, the lobby's new-table form, the seat and start buttons, the hand's card
 buttons and, for a card lower than every row (RULES 1.4), the row buttons.
 """
@@ -14,12 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.live import conftest as live
-
 pytestmark = pytest.mark.e2e
 
-daphne_server = live.daphne_server
-chromium = live.chromium
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 PHONE = {"width": 390, "height": 844}

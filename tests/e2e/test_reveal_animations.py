@@ -41,12 +41,9 @@ from tests.e2e.test_play_in_browser import (
 )
 from tests.e2e.test_surprise_game import READER as SURPRISE_READER
 from tests.e2e.test_surprise_game import act as surprise_act
-from tests.live import conftest as live
 
 pytestmark = pytest.mark.e2e
 
-daphne_server = live.daphne_server
-chromium = live.chromium
 
 # The longest a decision may wait for its reveal to be over, and a whole test.
 REVEAL_SECONDS = 8

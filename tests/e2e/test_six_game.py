@@ -45,12 +45,9 @@ from tests.e2e.test_play_in_browser import (
     wait_for_version,
 )
 from tests.e2e.test_whole_game import HAND_BOX
-from tests.live import conftest as live
 
 pytestmark = pytest.mark.e2e
 
-daphne_server = live.daphne_server
-chromium = live.chromium
 
 PLAYERS = [("alice", "Alice"), ("bob", "Bob"), ("carol", "Carol")]
 TARGET = 10

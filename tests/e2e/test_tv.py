@@ -18,12 +18,9 @@ from tests.e2e.test_play_in_browser import (
     TIMEOUT_MS,
     note_console_error,
 )
-from tests.live import conftest as live
 
 pytestmark = pytest.mark.e2e
 
-daphne_server = live.daphne_server
-chromium = live.chromium
 
 TV_SCREEN = {"width": 1920, "height": 1080}
 

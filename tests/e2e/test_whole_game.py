@@ -41,12 +41,9 @@ from tests.e2e.test_play_in_browser import (
     sign_up,
     wait_for_version,
 )
-from tests.live import conftest as live
 
 pytestmark = pytest.mark.e2e
 
-daphne_server = live.daphne_server
-chromium = live.chromium
 
 PLAYERS = [("alice", "Alice"), ("bob", "Bob"), ("carol", "Carol")]
 IDLE = 2  # Carol

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.sync.client import connect as sync_connect
 
-from tests.live.conftest import DaphneServer, _free_port
+from tests.servers import DaphneServer, _free_port
 
 MESSAGES = 10_000
 BATCH = 100

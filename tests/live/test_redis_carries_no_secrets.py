@@ -19,8 +19,8 @@ import msgpack
 import pytest
 import redis
 
-from tests.live.conftest import DaphneServer, _free_port
 from tests.live.test_restart_under_load import Player, shell_json
+from tests.servers import DaphneServer, _free_port
 
 # The announcements the channel layer may carry, and their entries (channels-redis adds
 # the `__asgi_…__` ones to route a group's message).

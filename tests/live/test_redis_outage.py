@@ -1,6 +1,6 @@
 """A table socket opened while Redis is down (issue 29): closed with 1013, one log line.
 
-The real daphne of tests/live/conftest.py, on a redis-server of this module's own that the
+The real daphne of tests/servers.py, on a redis-server of this module's own that the
 test stops and starts again: while it is down, a socket's handshake cannot join its
 table's group (or the lobby's) on the channel layer. The page is told "try again later"
 (1013) and the log says so once per attempt, without a traceback; once Redis is back,
@@ -18,7 +18,7 @@ import pytest
 import websockets
 from websockets.asyncio.client import connect as ws_connect
 
-from tests.live.conftest import DaphneServer, _free_port
+from tests.servers import DaphneServer, _free_port
 
 # RFC 6455 §7.4.1 / IANA: "Try Again Later".
 TRY_AGAIN_LATER = 1013

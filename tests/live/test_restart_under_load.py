@@ -15,7 +15,7 @@ import time
 import pytest
 import websockets
 
-from tests.live.conftest import DaphneServer, _free_port, wait_until
+from tests.servers import DaphneServer, _free_port, wait_until
 
 TABLES = 8
 PLAYERS = 3

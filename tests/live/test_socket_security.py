@@ -10,7 +10,7 @@ import pytest
 import websockets
 from websockets.asyncio.client import connect as ws_connect
 
-from tests.live.conftest import DaphneServer, _free_port
+from tests.servers import DaphneServer, _free_port
 
 SETUP = """
 import json

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from tests.live.conftest import DaphneServer, _free_port, wait_until_sync
+from tests.servers import DaphneServer, _free_port, wait_until_sync
 
 SETUP = """
 from datetime import timedelta

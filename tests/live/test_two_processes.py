@@ -13,8 +13,8 @@ import time
 
 import pytest
 
-from tests.live.conftest import DaphneServer, _free_port
 from tests.live.test_restart_under_load import CHECK, SETUP, Player, shell_json
+from tests.servers import DaphneServer, _free_port
 
 TABLES = 4
 PLAYERS = 3

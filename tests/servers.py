@@ -1,4 +1,6 @@
-"""The real server for end-to-end tests: daphne in a subprocess, on its own fresh database.
+"""The real server for end-to-end tests: daphne in a subprocess, on its own fresh database;
+and the browser. A pytest plugin (pyproject.toml: `-p tests.servers`): its fixtures
+`daphne_server` and `chromium` are there for every test, its helpers are imported.
 
 These tests use no pytest-django database: they talk to the server over HTTP and
 WebSocket only, and read what the server stored through `manage.py shell` on the same
@@ -23,7 +25,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 DAPHNE = Path(sys.executable).with_name("daphne")
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
