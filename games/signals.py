@@ -68,7 +68,7 @@ def close_sockets_of_ended_session(sender, request, user, **kwargs):
 @receiver([post_save, post_delete], sender=Seat)
 def seats_changed(sender, instance, **kwargs):
     """Whatever changed a seat (a service, the admin), the next decision reads the seats
-    again instead of reusing those it kept (games.services._seats)."""
+    again instead of reusing those it kept (games.rendering)."""
     Game.objects.filter(table_id=instance.table_id).update(seats_version=F("seats_version") + 1)
 
 

@@ -25,7 +25,9 @@ nimmt = engine.get("nimmt")
 CARD_FACE = re.compile(r"<b>(\d+)</b>")
 SENT_CARD = re.compile(r'"card":\s*"?(\d+)')
 NUMERIC_ATTRIBUTE = re.compile(r'([\w:-]+)="(\d+)"')
+# A reveal step is a place in the animation (static/js/live.js), not a card.
 NOT_A_CARD = {"data-version", "data-seat", "data-me", "data-round", "data-row", "data-heads"}
+NOT_A_CARD |= {"data-reveal-step", "data-reveal-ms"}
 BUTTON = re.compile(r"<button\b[^>]*>", flags=re.DOTALL)
 
 

@@ -1,0 +1,252 @@
+"""The decision path: lock the game row, check, apply, persist the log, the snapshot and
+the derived rows, advance (bots, absent players, deadlines) and announce on commit."""
+
+from datetime import timedelta
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import engine, signals
+from games.bots import get_bot
+from games.models import GAME_PLAY_FIELDS, Decision, Game, RoundScore, Seat, Table, TakenCard
+from games.services.common import Accepted, ServiceError, _announce_on_commit
+
+# --- decisions ---------------------------------------------------------------------------
+
+
+def game_decide(
+    *,
+    table_id: int,
+    user,
+    decision: dict,
+    client_id: str = "",
+    seen_version: int | None = None,
+) -> Accepted:
+    """Apply a player's decision. Acknowledge only what this returns: it is committed.
+
+    `client_id` makes a resent decision harmless (it is applied once); `seen_version`, the
+    version the player's screen showed, refuses a decision made on a screen from an
+    earlier turn.
+    """
+    try:
+        return _decide(table_id, user, decision, client_id, seen_version)
+    except IntegrityError:
+        # Only a decision already applied under this client id can collide here
+        # (Decision's "client_decision_once"): a resend after a lost acknowledgement.
+        duplicate = _duplicate(table_id, user, client_id)
+        if duplicate is None:
+            raise
+        return duplicate
+
+
+def _refusal(error) -> str:
+    """A refused decision in the player's language where the engine names the kind of
+    refusal (IllegalDecision.code); otherwise the engine's own reason, in English."""
+    refusals = {
+        "not_in_hand": _("Card %(card)s is not in your hand."),
+        "not_your_turn": _("It is not your turn."),
+        "not_playable": _("Card %(card)s cannot be played now."),
+        "game_over": _("The game is over."),
+    }
+    if error.code not in refusals:
+        return str(error)
+    return refusals[error.code] % {"card": error.card}
+
+
+def _duplicate(table_id: int, user, client_id: str) -> Accepted | None:
+    """The acknowledgement of a decision already applied under `client_id`, if any."""
+    if not client_id:
+        return None
+    game = Game.objects.filter(table_id=table_id).only("pk", "version").first()
+    seat = Seat.objects.filter(table_id=table_id, user=user).only("position").first()
+    if game is None or seat is None:
+        return None
+    if not game.decisions.filter(seat=seat.position, client_id=client_id).exists():
+        return None
+    return Accepted(version=game.version, duplicate=True)
+
+
+def _decide(table_id, user, decision, client_id, seen_version) -> Accepted:
+    with transaction.atomic():
+        # The game row lock orders every decision of this table, from every process.
+        game, table = _locked_game(table_id)
+        seats = {seat.position: seat for seat in table.seats.select_related("user")}
+        mine = next((s for s in seats.values() if s.user_id == user.pk), None)
+        if mine is None:
+            raise ServiceError("not_seated", _("You have no seat at this table."))
+        game_engine = engine.get(table.kind)
+        # A version this game has not reached yet was never on any screen: refused like
+        # an old one, rather than trusted as if it were current.
+        if seen_version is not None and not game.point_version <= seen_version <= game.version:
+            # A resend of a decision applied before the game moved on is acknowledged.
+            if (duplicate := _duplicate(table_id, user, client_id)) is not None:
+                return duplicate
+            raise ServiceError("stale", _("The game has moved on: look again before you play."))
+        state = game_engine.load(game.state)
+        now = timezone.now()
+        if mine.away or mine.timeouts:
+            # The player is here: no longer away, and the time-outs in a row start again.
+            mine.away = False
+            mine.timeouts = 0
+            mine.save(update_fields=["away", "timeouts"])
+        point_before = _decision_point(game_engine, state)
+        try:
+            state = _apply(
+                game,
+                game_engine,
+                state,
+                mine.position,
+                decision,
+                Decision.Source.PLAYER,
+                client_id=client_id,
+            )
+        except engine.IllegalDecision as error:
+            if (duplicate := _duplicate(table_id, user, client_id)) is not None:
+                return duplicate
+            raise ServiceError("illegal", _refusal(error)) from None
+        _advance(game, table, seats, now, state=state, point_before=point_before)
+        game.save(update_fields=GAME_PLAY_FIELDS)
+        _announce_on_commit(table, game.version, lobby=table.status == Table.Status.FINISHED)
+        return Accepted(version=game.version)
+
+
+def _locked_game(table_id) -> tuple[Game, Table]:
+    """The table's game, its row locked for this transaction, and its table.
+
+    Read apart, and not linked to each other by the ORM: linked both ways they would be a
+    reference cycle, left with the game's JSON state for a full garbage collection after
+    every decision instead of being freed at once."""
+    try:
+        game = Game.objects.select_for_update().get(table_id=table_id)
+    except Game.DoesNotExist:
+        raise ServiceError("not_playing", _("This table is not playing.")) from None
+    table = Table.objects.get(pk=table_id)
+    if table.paper:
+        raise ServiceError("paper", _("This table is played on paper: enter its score sheet."))
+    return game, table
+
+
+def _apply(game, game_engine, state, seat, decision, source, client_id=""):
+    after, events = game_engine.apply(state, seat, decision)
+    _record(game, game_engine, state, events, seat, decision, source, client_id)
+    return after
+
+
+def _record(game, game_engine, before, events, seat, decision, source, client_id="") -> None:
+    """Count a decision applied to `before` (with the engine's `events`): a new version,
+    its row in the log, and the rows it derives."""
+    game.version += 1
+    row = Decision(
+        game=game,
+        seq=game.version,
+        seat=seat,
+        payload=decision,
+        source=source,
+        client_id=client_id,
+        reveals=any(event["type"] == "revealed" for event in events),
+    )
+    row.save(force_insert=True)
+    _derive_rows(game, game_engine, before, events)
+
+
+def _derive_rows(game, game_engine, before, events: list[dict]) -> None:
+    """Picked-up piles and the score sheet, written with the decision that made them.
+
+    `before` is the state the decision was applied to: a take belongs to its round and
+    turn.
+    """
+    taken = []
+    when = None
+    for event in events:
+        if event["type"] == "took":
+            if when is None:
+                when = game_engine.view(before, None)
+            taken.extend(
+                TakenCard(
+                    game=game,
+                    round=when["round"],
+                    turn=when["turn"],
+                    seat=event["seat"],
+                    card=card,
+                    heads=game_engine.heads(card),
+                )
+                for card in event["cards"]
+            )
+        elif event["type"] == "round_over":
+            RoundScore.objects.bulk_create(
+                RoundScore(game=game, round=event["round"], seat=seat, heads=heads)
+                for seat, heads in enumerate(event["heads"])
+            )
+    if taken:
+        TakenCard.objects.bulk_create(taken)
+
+
+def _advance(game: Game, table: Table, seats: dict, now, state=None, point_before=None):
+    """Let bots and absent players decide, then set the next deadline. Holds the game lock.
+    Returns the engine state reached.
+
+    Bots and fallbacks decide as soon as it is their move, in the same transaction as the
+    decision that made it their move, so nothing waits for them and a crash loses nothing.
+    """
+    game_engine = engine.get(table.kind)
+    if state is None:
+        state = game_engine.load(game.state)
+    if point_before is None:
+        point_before = _decision_point(game_engine, state)
+    while not game_engine.is_over(state):
+        automatic = [seat for seat in game_engine.to_act(state) if _is_automatic(seats[seat])]
+        if not automatic:
+            break
+        seat = automatic[0]
+        if seats[seat].bot:
+            bot = get_bot(seats[seat].bot, seed=game.seed + 1009 * seat + game.version)
+            decision = bot.decide(game_engine.view(state, seat))
+            source = Decision.Source.BOT
+        else:
+            decision = game_engine.fallback(state, seat)
+            source = Decision.Source.AWAY
+        state = _apply(game, game_engine, state, seat, decision, source)
+    _settle(game, table, game_engine, state, now, point_before)
+    return state
+
+
+def _is_automatic(seat: Seat) -> bool:
+    return bool(seat.bot) or seat.away
+
+
+def _decision_point(game_engine, state) -> tuple:
+    view = game_engine.view(state, None)
+    draft = view.get("draft") or {}
+    return (
+        view["phase"],
+        view["round"],
+        view["turn"],
+        view.get("chooser"),
+        len(draft.get("picks", ())),
+        # A question asked while a turn resolves (6 qui surprend's `prompt`): each answer
+        # opens the next decision point, even one of the same kind asked again.
+        view["version"] if view.get("prompt") else None,
+    )
+
+
+def _settle(game: Game, table: Table, game_engine, state, now, point_before) -> None:
+    """Store the snapshot; open a new deadline when a new decision point opened."""
+    moved = _decision_point(game_engine, state) != point_before
+    game.state = game_engine.dump(state)
+    if moved:
+        game.point_version = game.version
+    if game_engine.is_over(state):
+        game.deadline = None
+        game.finished_at = now
+        game.result = game_engine.result(state)
+        table.status = Table.Status.FINISHED
+        table.save(update_fields=["status"])
+        # Receivers (a league's standings) read the score sheet, and write in the
+        # transaction that ends the game: the result enters the league once.
+        game.save()
+        signals.game_finished.send(sender=Game, game=game)
+    elif table.time_limit and (moved or game.deadline is None):
+        game.deadline = now + timedelta(seconds=table.time_limit)
+    elif not table.time_limit:
+        game.deadline = None
