@@ -122,7 +122,7 @@ def test_the_end_of_six_in_french_says_donne_and_negative_points_in_the_plural(a
 
 
 def six_end_context(totals, rounds, seats):
-    from games.rendering import _ranking
+    from games.rendering.snapshots import _ranking
 
     v = {"round_scores": rounds, "totals": totals, "result": {"totals": totals, "winners": [0]}}
     return {
