@@ -104,9 +104,6 @@ class Kind:
     # for the log of earlier rounds (`log_past`): (state, seats, since_round, computer)
     # -> list of dicts. None: no log of earlier rounds.
     turn_log: Callable[..., list] | None = None
-    # The partials of its table while a game is on, in the frame's order: those above
-    # the seat's hand, then those below it (games.rendering's by default).
-    sections: tuple[tuple[str, ...], tuple[str, ...]] | None = None
 
     def __post_init__(self):
         # Filled from the name and the engine when a registration leaves them out.

@@ -74,6 +74,7 @@ def find_sections(kind: str) -> None:
 def _templates_changed(setting, **kwargs):
     if setting in ("TEMPLATES", "INSTALLED_APPS"):
         _partial.cache_clear()
+        _layout.cache_clear()
 
 
 class _Kept(OrderedDict):
@@ -139,14 +140,17 @@ def _seat_actions(snapshot: Snapshot, position: int, csrf_token: str, language: 
 # The sections of a game on, in the order of the frame, by their partial's name in
 # games/<kind>/live.html: those before the seat's hand, then those after it (unless the
 # kind lists its own, Kind.sections).
-_ABOVE_HAND = ("round_summary", "draft", "rows", "revealed")
-
-
-_BELOW_HAND = ("last_turn", "turns", "played", "score_sheet", "ranking")
+@functools.cache
+def _layout(template: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The sections above and below the hand, in their order: the `layout` partial of the
+    kind's live.html (or the shared one), "above … | below …"."""
+    text = _partial(template, "layout").render({})
+    above, _bar, below = text.partition("|")
+    return tuple(above.split()), tuple(below.split())
 
 
 def _sections(kind: kinds.Kind) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    return kind.sections or (_ABOVE_HAND, _BELOW_HAND)
+    return _layout(kind.template("live.html"))
 
 
 # A game over opens with its result: the winner's banner and the final ranking.

@@ -107,5 +107,4 @@ HIGHCARD = Kind(
     hand_context=hand,
     selection=selection,
     # Its face-up cards above the hand; the turns won below it, then what every game has.
-    sections=(("faces",), ("tricks", "score_sheet", "ranking")),
 )
