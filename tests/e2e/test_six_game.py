@@ -301,6 +301,10 @@ async def test_a_whole_game_of_six_in_browsers(daphne_server, chromium, size):
             for name in winners:
                 assert name in text, f"page {index}: {text!r} names not {name}"
             assert await page.locator("#ranking h2", has_text="Final ranking").is_visible()
+            # Six's own end screen: each hand's points and cards left, no cards taken.
+            assert await page.locator("#ranking #hand-scores").is_visible()
+            ranking = await page.locator("#ranking").inner_text()
+            assert "Nothing taken" not in ranking and "Picked-up piles" not in ranking, ranking
             lines = await page.locator("#ranking ol.ranking-list > li").all_inner_texts()
             assert len(lines) == 4, lines
             assert lines[0].startswith(f"1. {winners[0]}"), lines
