@@ -6,7 +6,7 @@ import json
 import sys
 
 from tests import servers as live
-from tests.e2e.test_play_in_browser import PASSWORD
+from tests.e2e.test_play_in_browser import PASSWORD, sign_up
 
 
 async def log_in(page, server, username):
@@ -15,6 +15,20 @@ async def log_in(page, server, username):
     await page.fill("#id_password", PASSWORD)
     await page.click("main form button[type=submit]")
     await page.wait_for_load_state()
+
+
+async def without_javascript(chromium, server, username, display_name, **options):
+    """A new player signed up in a browser, then a browser context with scripts off that
+    holds their session (the caller closes it); `options` go to `new_context`."""
+    context = await chromium.new_context(**options)
+    try:
+        await sign_up(await context.new_page(), server, username, display_name)
+        cookies = await context.cookies()
+    finally:
+        await context.close()
+    context = await chromium.new_context(**options, java_script_enabled=False)
+    await context.add_cookies(cookies)
+    return context
 
 
 class GameReader:

@@ -14,6 +14,7 @@ import time
 
 import pytest
 
+from tests.e2e.helpers import without_javascript
 from tests.e2e.test_play_in_browser import (
     DESKTOP,
     TIMEOUT_MS,
@@ -169,18 +170,10 @@ async def test_the_lobby_shows_the_field_of_the_end_chosen(daphne_server, chromi
 
 async def test_without_javascript_the_lobby_shows_both_end_fields(daphne_server, chromium):
     server = daphne_server
-    context = await chromium.new_context(locale="en-US", viewport=DESKTOP)
-    try:
-        page = await context.new_page()
-        await sign_up(page, server, "tess", "Tess")
-        cookies = await context.cookies()
-    finally:
-        await context.close()
-    context = await chromium.new_context(
-        locale="en-US", viewport=DESKTOP, java_script_enabled=False
+    context = await without_javascript(
+        chromium, server, "tess", "Tess", locale="en-US", viewport=DESKTOP
     )
     try:
-        await context.add_cookies(cookies)
         page = await context.new_page()
         await page.goto(f"{server.url}/tables/")
         assert await page.locator("#new-table #id_threshold").is_visible()

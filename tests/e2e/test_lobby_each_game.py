@@ -16,6 +16,7 @@ from urllib.parse import urlparse
 
 import pytest
 
+from tests.e2e.helpers import without_javascript
 from tests.e2e.test_play_in_browser import (
     ARTIFACTS,
     DESKTOP,
@@ -146,16 +147,10 @@ async def test_a_new_player_creates_a_table_of_each_game(daphne_server, chromium
 
 async def test_without_javascript_a_table_of_another_game_is_created(daphne_server, chromium):
     server = daphne_server
-    context = await chromium.new_context(locale="en-US", viewport=PHONE)
+    context = await without_javascript(
+        chromium, server, "nojs", "No Script", locale="en-US", viewport=PHONE
+    )
     try:
-        page = await context.new_page()
-        await sign_up(page, server, "nojs", "No Script")
-        cookies = await context.cookies()
-    finally:
-        await context.close()
-    context = await chromium.new_context(locale="en-US", viewport=PHONE, java_script_enabled=False)
-    try:
-        await context.add_cookies(cookies)
         page = await context.new_page()
         await page.goto(f"{server.url}/tables/")
         form = page.locator("#new-table")
