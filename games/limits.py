@@ -1,12 +1,13 @@
 """Per-user message rate limit for WebSockets.
 
 A player sends one decision every few seconds; a burst of clicks is fine, a flood is not.
-`SIXCLUB_WS_RATE = (burst, per_minute)`: at most `burst` messages in any window of
+`SIXCLUB_WS_RATE = (burst, per_minute)`: at most `burst` messages per window of
 `burst * 60 / per_minute` seconds, which is `per_minute` on average.
 
 With Redis (`REDIS_URL`) the count is kept in Django's cache on Redis, shared by every
 server process, so that a user with sockets on several processes has one allowance, not
-one per process. Without it (one process), a token bucket in memory does the same job.
+one per process. Those windows are fixed, so a burst across a window's end may get up to
+twice `burst`. Without Redis (one process), a token bucket in memory does the same job.
 """
 
 import math
