@@ -231,6 +231,17 @@ SIXCLUB_DECISION_THREADS = env_int("DECISION_THREADS", 8)
 # with Redis (games/limits.py).
 SIXCLUB_WS_RATE = (env_int("WS_RATE_BURST", 10), env_int("WS_RATE_PER_MINUTE", 100))
 
+# Presence (games/services/presence.py), in seconds: a player none of whose sockets has been
+# open at a table for AWAY_GRACE is away; the computer plays for an away player after
+# AWAY_WAIT, whatever the time limit. Each player of a timed game has TIME_BANK seconds to
+# spend over the limit. An open table all of whose humans have been gone ABANDON_OPEN, or a
+# game all of whose humans have been away ABANDON_GAME, is closed (or finished).
+SIXCLUB_AWAY_GRACE = env_int("AWAY_GRACE", 30)
+SIXCLUB_AWAY_WAIT = env_int("AWAY_WAIT", 10)
+SIXCLUB_TIME_BANK = env_int("TIME_BANK", 60)
+SIXCLUB_ABANDON_OPEN = env_int("ABANDON_OPEN", 30 * 60)
+SIXCLUB_ABANDON_GAME = env_int("ABANDON_GAME", 10 * 60)
+
 AUTH_USER_MODEL = "accounts.User"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

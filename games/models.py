@@ -31,6 +31,9 @@ class Table(models.Model):
         OPEN = "open", _("Waiting for players")
         PLAYING = "playing", _("Playing")
         FINISHED = "finished", _("Finished")
+        # Left by its humans (games.services.presence): an open table nobody came back to,
+        # or a friendly game nobody finished. Kept as a record; listed nowhere live.
+        ABANDONED = "abandoned", _("Abandoned")
 
     # The game (games.kinds): set by whoever makes the table (games.services.table_create).
     kind = models.CharField(_("game"), max_length=16)
@@ -105,6 +108,15 @@ class Seat(models.Model):
     # Decisions the time limit took for this player in a row since their own last one
     # (services.game_timeout): at AWAY_AFTER_TIMEOUTS the seat is marked away.
     timeouts = models.PositiveSmallIntegerField(_("timeouts in a row"), default=0)
+    # Presence (games.services.presence): when a socket of the player's was last known open
+    # at this table, and since when they have been away.
+    seen_at = models.DateTimeField(_("last seen"), null=True, blank=True)
+    away_since = models.DateTimeField(_("away since"), null=True, blank=True)
+    # Seconds of the player's time bank left for this game, spent when a decision runs
+    # over the table's time limit.
+    bank = models.PositiveIntegerField(_("time bank"), default=0)
+    # The user ids of the other players who voted to give this seat to a bot.
+    replace_votes = models.JSONField(_("votes to replace"), default=list, blank=True)
 
     class Meta:
         verbose_name = _("seat")
@@ -139,7 +151,15 @@ class Seat(models.Model):
 
 
 # What a decision changes in its game's row.
-GAME_PLAY_FIELDS = ["state", "version", "point_version", "deadline", "finished_at", "result"]
+GAME_PLAY_FIELDS = [
+    "state",
+    "version",
+    "point_version",
+    "point_started_at",
+    "deadline",
+    "finished_at",
+    "result",
+]
 
 
 class Game(models.Model):
@@ -153,6 +173,8 @@ class Game(models.Model):
     # The version at which the current decision point (turn, row choice, pick) opened: a
     # decision made on a screen older than that is refused as stale.
     point_version = models.PositiveIntegerField(_("decision point version"), default=0)
+    # When that decision point opened: each awaited seat's own deadline counts from it.
+    point_started_at = models.DateTimeField(_("decision point opened"), null=True, blank=True)
     started_at = models.DateTimeField(_("started at"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     # Time is data: the clock claims expired deadlines (RULES §1.8), whatever restarted.
