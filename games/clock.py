@@ -1,13 +1,17 @@
-"""The clock: applies RULES §1.8 fallbacks when a decision's deadline has passed.
+"""The clock: applies RULES §1.8 fallbacks when a decision's deadline has passed, and keeps
+presence: who is at a table, who is away, which tables nobody comes back to.
 
 Deadlines live in the database (`Game.deadline`), so a restarted server finds them
 again. Every daphne process runs one clock; `services.game_timeout` claims each expired
-game under a row lock (SKIP LOCKED), so a timeout is applied once however many run.
+game under a row lock (SKIP LOCKED), so a timeout is applied once however many run. Each
+clock also says which players its own sockets hold (`services.seats_seen`), and sweeps
+(`services.presence_sweep`, claimed under row locks too).
 """
 
 import asyncio
 import logging
 import sys
+import time
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -17,6 +21,8 @@ from games import services, shutdown
 log = logging.getLogger(__name__)
 
 TICK_SECONDS = 0.25
+# How often the away players and the abandoned tables are looked for.
+SWEEP_SECONDS = 2.0
 
 
 def tick() -> int:
@@ -31,13 +37,35 @@ def tick() -> int:
     return moved
 
 
+def heartbeat_seconds() -> float:
+    """How often this process says its players are there: three times within the grace
+    after which a player not seen is away."""
+    return settings.SIXCLUB_AWAY_GRACE / 3
+
+
 async def run(tick_seconds: float = TICK_SECONDS) -> None:
     log.info("clock started")
+    heartbeat_due = sweep_due = 0.0
     while True:
         try:
             await database_sync_to_async(tick)()
         except Exception:
             log.exception("clock tick failed")
+        now = time.monotonic()
+        if now >= heartbeat_due:
+            heartbeat_due = now + heartbeat_seconds()
+            # Read on the event loop, where the sockets live; written off it.
+            sockets = shutdown.open_table_sockets()
+            try:
+                await database_sync_to_async(services.seats_seen)(sockets)
+            except Exception:
+                log.exception("clock: the heartbeat failed")
+        if now >= sweep_due:
+            sweep_due = now + SWEEP_SECONDS
+            try:
+                await database_sync_to_async(services.presence_sweep)()
+            except Exception:
+                log.exception("clock: the presence sweep failed")
         await asyncio.sleep(tick_seconds)
 
 

@@ -11,6 +11,7 @@ import random
 import time
 import weakref
 from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import parse_qs
 
 from autobahn.exception import Disconnected
 from channels.db import aclose_old_connections, database_sync_to_async
@@ -277,7 +278,13 @@ class TableConsumer(HtmlConsumer):
             return
         self.user = user
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
-        access = await database_sync_to_async(selectors.table_access)(self.table_id, user)
+        # A private table's page opened from its invite link connects with the code
+        # (games/table.html): the same rule as the page's (selectors.table_access).
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        self.invite = query.get("invite", [""])[0]
+        access = await database_sync_to_async(selectors.table_access)(
+            self.table_id, user, self.invite
+        )
         if access is None:
             await self.refuse(NOT_FOUND)
             return
@@ -296,14 +303,21 @@ class TableConsumer(HtmlConsumer):
         await self.accept()
         shutdown.register(self)
         if access.seated:
-            # Coming back to the table ends an absence (RULES §1.8: fallback only while away).
-            await database_sync_to_async(services.seat_return)(table_id=self.table_id, user=user)
+            # She is at the table (the clock says so again while the socket is open); an
+            # absence ends only with her own decision or her "I'm back" (RULES §1.8).
+            await database_sync_to_async(services.seat_seen)(
+                table_id=self.table_id, user_id=user.pk
+            )
         await self._push(force=True)
 
     async def disconnect(self, code):
         shutdown.unregister(self)
         if self.room is not None:  # else refused at connect, perhaps before `user` was set
             await self._leave_room(table_group(self.table_id), user_group(self.user.pk))
+            # The grace before she is away counts from her last socket's close.
+            await database_sync_to_async(services.seat_seen)(
+                table_id=self.table_id, user_id=self.user.pk
+            )
 
     async def receive(self, text_data=None, bytes_data=None):
         if not await limits.allow(self.user.pk):
@@ -339,6 +353,15 @@ class TableConsumer(HtmlConsumer):
         await self.send(text_data=_ack_frame(message.id, accepted.version))
         await self._push(at_least=accepted.version)
 
+    async def table_seat_removed(self, event):
+        """The table's creator freed this user's seat before the game (the frame that
+        follows shows the seats without them): say so, at that table only."""
+        if event.get("table") != self.table_id:
+            return
+        with translation.override(self.language):
+            message = _("The table's creator removed you from your seat.")
+        await self._send_error("seat_removed", message)
+
     async def table_changed(self, event):
         version = event.get("version")
         if version is None:
@@ -370,7 +393,10 @@ class TableConsumer(HtmlConsumer):
                 snapshot, position, self.language, hand=selection != self.sent_selection
             )
         else:
-            html = rendering.live_frame(snapshot, user, self.language, self._csrf_token())
+            # The invite code goes with the seats' "Take a seat" (a private table's).
+            html = rendering.live_frame(
+                snapshot, user, self.language, self._csrf_token(), self.invite
+            )
             self.sent_point = snapshot.point_version
         self.sent_selection = selection
         if version is not None:

@@ -29,7 +29,12 @@ class TableForm(forms.Form):
     )
     seats_count = forms.TypedChoiceField(label=_("Players"), coerce=int, initial=4, choices=())
     time_limit = forms.TypedChoiceField(
-        label=_("Time per decision"), coerce=int, choices=TIME_LIMIT_CHOICES, initial=0
+        # 30 s by default (with a time bank); "no limit" stays a choice, safe since an
+        # away player is played for after a short wait (RULES §1.8).
+        label=_("Time per decision"),
+        coerce=int,
+        choices=TIME_LIMIT_CHOICES,
+        initial=30,
     )
     is_public = forms.BooleanField(
         label=_("Public table"),

@@ -39,8 +39,12 @@ class Kind:
     summary: Callable[[dict], str] | None = None
     # Bot classes by name. A seat keeps only the name, so names are unique across games.
     bots: Mapping[str, type] = field(default_factory=dict)
-    # (name, label) of each bot, as the table page offers them.
+    # (name, label) of each bot, strongest first: the table page offers them in this
+    # order, the first by default (`strongest_bot`).
     bot_choices: list = field(default_factory=list)
+    # What each bot is, by name, in a few words the picker shows after its label
+    # ("the strongest: thinks ahead"). A bot without one shows its label only.
+    bot_notes: Mapping[str, str] = field(default_factory=dict)
     # The folder of its templates: table.html, live.html, replay.html.
     templates: str = ""
     # The record format: write (state, player names) -> dict; read (record,
@@ -120,6 +124,16 @@ class Kind:
     @property
     def in_leagues(self) -> bool:
         return self.league_totals is not None
+
+    @property
+    def strongest_bot(self) -> str | None:
+        """The name of its strongest bot (the first of `bot_choices`), None without bots:
+        the picker's default, and the bot to give a player's seat to."""
+        return self.bot_choices[0][0] if self.bot_choices else None
+
+    def bot_menu(self) -> list[tuple[str, str, str]]:
+        """(name, label, note) of each bot, strongest first, as the table page offers them."""
+        return [(name, label, self.bot_notes.get(name, "")) for name, label in self.bot_choices]
 
 
 class OptionsForm(forms.Form):

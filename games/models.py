@@ -7,10 +7,12 @@ decision that produced them, so the picked-up piles and the score sheet can be q
 """
 
 import secrets
+from collections import Counter
 
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 TIME_LIMIT_CHOICES = [
@@ -88,6 +90,27 @@ class Table(models.Model):
         return reverse("table", args=[self.pk])
 
 
+def number_bots(seats) -> list["Seat"]:
+    """A whole table's seats, as a list in position order, with each bot that shares its
+    level with another bot of the table numbered by seat order: "Expert bot 1", "Expert
+    bot 2" (Seat.name). A bot alone at its level keeps its plain label."""
+    seats = sorted(seats, key=lambda seat: seat.position)
+    levels = Counter(seat.bot for seat in seats if seat.bot)
+    counted = Counter()
+    for seat in seats:
+        if seat.bot and levels[seat.bot] > 1:
+            counted[seat.bot] += 1
+            seat.bot_number = counted[seat.bot]
+    return seats
+
+
+class SeatQuerySet(models.QuerySet):
+    def named(self) -> list["Seat"]:
+        """A whole table's seats, ready to show: players with their user, bots of one
+        level numbered (number_bots)."""
+        return number_bots(self.select_related("user"))
+
+
 class Seat(models.Model):
     table = models.ForeignKey(
         Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table")
@@ -118,6 +141,12 @@ class Seat(models.Model):
     # The user ids of the other players who voted to give this seat to a bot.
     replace_votes = models.JSONField(_("votes to replace"), default=list, blank=True)
 
+    objects = SeatQuerySet.as_manager()
+
+    # Not a column: set by `number_bots` on the seats of one table, this bot's number
+    # among the table's bots of its level when there are several.
+    bot_number = None
+
     class Meta:
         verbose_name = _("seat")
         verbose_name_plural = _("seats")
@@ -136,7 +165,8 @@ class Seat(models.Model):
 
     @property
     def name(self):
-        """What a table shows of the seat: the player's display name, or the bot's label.
+        """What a table shows of the seat: the player's display name, or the bot's label
+        (numbered when the table's seats were read with `named`: "Expert bot 2").
 
         A bot's label stays lazy: it is translated where it is drawn, in the language of
         that page or frame. A snapshot's contexts are kept and shared by readers of every
@@ -147,6 +177,8 @@ class Seat(models.Model):
             return self.user.shown_name
         from games import kinds  # kinds reads this module's models
 
+        if self.bot_number:
+            return format_lazy("{} {}", kinds.bot_label(self.bot), self.bot_number)
         return kinds.bot_label(self.bot)
 
 

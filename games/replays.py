@@ -42,4 +42,4 @@ def replay_template(game: Game) -> str:
 def seat_names(game: Game) -> list:
     """The names the table page shows: display names, and bots' labels in the page's
     language (Seat.name). A record keeps `player_names`, which do not change."""
-    return [seat.name for seat in game.table.seats.select_related("user").order_by("position")]
+    return [seat.name for seat in game.table.seats.named()]

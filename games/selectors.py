@@ -4,10 +4,10 @@ with these)."""
 
 from dataclasses import dataclass
 
-from django.db.models import Exists, OuterRef, Prefetch, Q, Value
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, Subquery, Value
 
 from games import kinds, signals
-from games.models import Decision, Game, Seat, Table
+from games.models import Decision, Game, Seat, Table, number_bots
 
 
 def deals_in_play():
@@ -15,7 +15,7 @@ def deals_in_play():
     finished games dealt from them still hold the hands of a game being played."""
     return (
         Table.objects.filter(deal_seed__isnull=False)
-        .exclude(status=Table.Status.FINISHED)
+        .exclude(status__in=(Table.Status.FINISHED, Table.Status.ABANDONED))
         .values("deal_seed")
     )
 
@@ -51,7 +51,7 @@ def shown_to(viewer, table: str = "table") -> Q:
     sibling_playing = (
         Table.objects.filter(deal_seed=OuterRef(f"{path}deal_seed"))
         .exclude(pk=OuterRef(f"{path}pk"))
-        .exclude(status=Table.Status.FINISHED)
+        .exclude(status__in=(Table.Status.FINISHED, Table.Status.ABANDONED))
     )
     closed = Q(Exists(sibling_playing))
     by_apps = _closed_by_apps(viewer)
@@ -196,7 +196,19 @@ def lobby_tables(user, kind: str | None = None) -> dict:
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
         .order_by("-created_at")[:20]
     )
-    return {"open_tables": open_tables, "my_tables": mine, "playing_tables": playing}
+    return {
+        "open_tables": _seats_named(open_tables),
+        "my_tables": _seats_named(mine),
+        "playing_tables": _seats_named(playing),
+    }
+
+
+def _seats_named(tables) -> list[Table]:
+    """The tables, their prefetched seats' bots numbered (number_bots) for the list."""
+    tables = list(tables)
+    for table in tables:
+        number_bots(table.seats.all())
+    return tables
 
 
 # --- cards the computer played for a player ---------------------------------------------
@@ -204,6 +216,27 @@ def lobby_tables(user, kind: str | None = None) -> dict:
 # Decisions the computer made for a player: the time limit ran out, or the player is away
 # (a bot's own decisions are not marked: a bot is the computer).
 COMPUTER_SOURCES = (Decision.Source.TIMEOUT, Decision.Source.AWAY)
+
+
+def played_for(game: Game, positions) -> dict[int, int]:
+    """{position: how many decisions the computer made for that seat's player since her
+    last own decision}: what an away player is told when she comes back. One query."""
+    if not positions:
+        return {}
+    last_own = (
+        Decision.objects.filter(game=game, seat=OuterRef("seat"), source=Decision.Source.PLAYER)
+        .order_by("-seq")
+        .values("seq")[:1]
+    )
+    rows = (
+        game.decisions.filter(seat__in=positions, source__in=COMPUTER_SOURCES)
+        .annotate(last_own=Subquery(last_own))
+        .filter(Q(last_own__isnull=True) | Q(seq__gt=F("last_own")))
+        .values("seat")
+        .annotate(count=Count("pk"))
+        .order_by()
+    )
+    return {row["seat"]: row["count"] for row in rows}
 
 
 def computer_played_log(game: Game) -> frozenset:

@@ -30,6 +30,16 @@ def unregister(consumer) -> None:
     _open_sockets.discard(consumer)
 
 
+def open_table_sockets() -> set[tuple[int, int]]:
+    """(table id, user id) of this process's open table sockets: who is at which table
+    (games.services.presence)."""
+    return {
+        (consumer.table_id, consumer.user.pk)
+        for consumer in list(_open_sockets)
+        if getattr(consumer, "table_id", None) is not None
+    }
+
+
 async def close_all(code: int = SERVICE_RESTART) -> int:
     consumers = list(_open_sockets)
     for consumer in consumers:

@@ -18,6 +18,11 @@ urlpatterns = [
         views.replace_by_bot,
         name="table_replace_by_bot",
     ),
+    path(
+        "<int:table_id>/seats/<int:position>/vote/",
+        views.vote_replace,
+        name="table_vote_replace",
+    ),
     path("<int:table_id>/start/", views.start, name="table_start"),
     path("<int:table_id>/rematch/", views.rematch, name="table_rematch"),
     path("<int:table_id>/rematch/accept/", views.rematch_accept, name="table_rematch_accept"),

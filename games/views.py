@@ -22,10 +22,30 @@ def _access_or_404(request, table_id):
     invite = request.GET.get("invite") or request.POST.get("invite") or ""
     access = selectors.table_look(table_id, request.user, invite)
     if access is None:
-        raise Http404
+        raise _NotShown
     if access.closed:
         raise _DealClosed
     return access
+
+
+class _NotShown(Http404):
+    """A table the user may not see: missing, private without its invite, or closed to
+    them by another app (selectors.table_look tells none of these apart)."""
+
+
+def _answers_not_shown(view):
+    """Answer `_NotShown` with the site's own page, status 404, in the page's language:
+    whom to ask for the link, never Django's debug page (`make run` has DEBUG on). A
+    missing table gets the same page, which says nothing of whether the table exists."""
+
+    @functools.wraps(view)
+    def wrapped(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except _NotShown:
+            return render(request, "games/private.html", status=404)
+
+    return wrapped
 
 
 class _DealClosed(Exception):
@@ -114,22 +134,22 @@ def lobby_options(request):
 
 @login_required
 @_answers_closed_deals
+@_answers_not_shown
 def table(request, table_id):
     access = _access_or_404(request, table_id)
     table = access.table
     if table.paper:
         return _paper_table(request, table)
+    invite = request.GET.get("invite", "")
     live = rendering.page_live(
-        table,
-        request.user,
-        translation.get_language(),
-        get_token(request),
-        invite=request.GET.get("invite", ""),
+        table, request.user, translation.get_language(), get_token(request), invite=invite
     )
     log = rendering.page_log(table, translation.get_language())
     # A game's own page, or the one every game shares.
     templates = [kinds.get(table.kind).template("table.html"), "games/table.html"]
     context = {"table": table, "kind": kinds.get(table.kind), "live": live, "log": log}
+    # The page's socket shows the table to a visitor from its invite link (not seated).
+    context["invite"] = invite
     return render(request, templates, context)
 
 
@@ -137,7 +157,7 @@ def _paper_table(request, table):
     """A table played with real cards: its players, and its score sheet once it counts."""
     game = Game.objects.filter(table=table).first()
     result = game.result if game is not None else None
-    seats = list(table.seats.select_related("user").order_by("position"))
+    seats = table.seats.named()
     columns = []
     for seat in seats:
         total = result["totals"][seat.position] if result else None
@@ -164,6 +184,7 @@ def _counted_in(table) -> str | None:
 
 @login_required
 @_answers_closed_deals
+@_answers_not_shown
 def table_log(request, table_id):
     """The log of the rounds already played (the table page fetches it at each round's end)."""
     access = _access_or_404(request, table_id)
@@ -202,6 +223,7 @@ add_bot = _seat_action(services.seat_add_bot, bot="bot")
 start = _seat_action(services.table_start)
 back = _seat_action(services.seat_return)
 replace_by_bot = _seat_action(services.seat_replace_by_bot, bot="bot")
+vote_replace = _seat_action(services.seat_vote_replace)
 
 
 def _rematch_action(service):
@@ -245,6 +267,7 @@ def _finished_game(request, table_id) -> Game:
 
 @login_required
 @_answers_closed_deals
+@_answers_not_shown
 def record(request, table_id):
     """The game record of RULES §4: only once the game is over (it holds every hand)."""
     game = _finished_game(request, table_id)
@@ -256,6 +279,7 @@ def record(request, table_id):
 
 @login_required
 @_answers_closed_deals
+@_answers_not_shown
 def replay(request, table_id):
     game = _finished_game(request, table_id)
     try:

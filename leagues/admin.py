@@ -27,7 +27,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.admin import PlayerAdmin
 from accounts.models import User
 from games import kinds
-from games.models import Game, RoundScore, Seat, Table, TakenCard
+from games.models import Game, RoundScore, Seat, Table, TakenCard, number_bots
 from leagues import services
 from leagues.admin_night import NightAdminMixin, date_warning
 from leagues.admin_results import ResultsAdminMixin, lines_text, parse_lines
@@ -767,7 +767,7 @@ class SeatedTableInline(ReadOnlyInline):
 
     @admin.display(description=_("players"))
     def players(self, slot):
-        return ", ".join(str(seat) for seat in slot.table.seats.all())
+        return ", ".join(str(seat) for seat in number_bots(slot.table.seats.all()))
 
     @admin.display(description=_("status"))
     def status(self, slot):

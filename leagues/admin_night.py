@@ -18,7 +18,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
-from games.models import Table
+from games.models import Table, number_bots
 from leagues import services
 from leagues.models import Membership
 
@@ -169,7 +169,7 @@ def night_context(event) -> dict:
                 "user_id": seat.user_id,
                 "value": f"{slot.pk}:{seat.user_id}" if seat.user_id else "",
             }
-            for seat in slot.table.seats.all()
+            for seat in number_bots(slot.table.seats.all())
         ]
         paper = slot.table.paper
         sheet = getattr(slot.table, "score_sheet", None) if paper else None

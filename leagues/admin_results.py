@@ -99,7 +99,7 @@ class ResultsAdminMixin:
             "entry": entry,
             "form": form,
             "title": title,
-            "players": [seat.name for seat in entry.game.table.seats.order_by("position")],
+            "players": [seat.name for seat in entry.game.table.seats.named()],
         }
         return TemplateResponse(request, "admin/leagues/result_change.html", context)
 

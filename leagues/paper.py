@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 
+from games.models import number_bots
 from leagues import scoring, selectors
 
 # Lines of an empty score grid when the table's options do not fix the number of rounds
@@ -49,7 +50,7 @@ def round_sheet(event, number: int) -> list[SheetTable]:
     users = get_user_model().objects.in_bulk(reserved) if reserved else {}
     tables = []
     for slot in slots:
-        seats = sorted(slot.table.seats.all(), key=lambda seat: seat.position)
+        seats = number_bots(slot.table.seats.all())
         if seats:
             players = [str(seat.name) for seat in seats]
         else:
@@ -153,7 +154,7 @@ def _ranking(table, outcome: dict, higher_wins: bool) -> list[ResultLine]:
             won=seat.position in outcome.get("winners", ()),
             bot=not seat.user_id,
         )
-        for seat in table.seats.all()
+        for seat in number_bots(table.seats.all())
         if seat.position < len(totals)
     ]
     return sorted(lines, key=lambda line: (line.place, line.name.casefold()))

@@ -509,6 +509,8 @@ def tournament_standings(*, tournament) -> list[TournamentRow]:
 
 def event_rounds(event) -> list[tuple[int, list[dict]]]:
     """An evening's or tournament's tables, round by round: who sat, and their heads."""
+    from games.models import number_bots
+
     rounds = defaultdict(list)
     slots = list(
         event.seated_tables.select_related("table__game__league_entry").prefetch_related(
@@ -519,7 +521,7 @@ def event_rounds(event) -> list[tuple[int, list[dict]]]:
     for slot in slots:
         result = result_of(slot.table, in_play)
         players = []
-        for seat in slot.table.seats.all():
+        for seat in number_bots(slot.table.seats.all()):
             heads = None
             if result and seat.position < len(result["totals"]):
                 heads = result["totals"][seat.position]

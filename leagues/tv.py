@@ -16,7 +16,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from games import announce, rendering
-from games.models import Table
+from games.models import Table, number_bots
 from leagues import selectors
 from leagues.models import Evening, EveningTable, Season, Tournament, TournamentTable
 
@@ -107,7 +107,7 @@ def _tv_table(slot, higher_wins: bool, secret: bool) -> TvTable:
     game = getattr(table, "game", None)
     if game is not None and game.finished_at and game.result:
         # Over: its result says it all (a game played on paper has no state to view).
-        seats = table.seats.all()
+        seats = number_bots(table.seats.all())
         totals = game.result["totals"]
         names = {seat.position: str(seat.name) for seat in seats}
         players = [

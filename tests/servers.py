@@ -216,6 +216,12 @@ class DaphneServer:
 @pytest.fixture(scope="module")
 def daphne_server(tmp_path_factory):
     """A running daphne on a free port and a freshly migrated database of its own."""
+    yield from serve(tmp_path_factory)
+
+
+def serve(tmp_path_factory, **extra_env):
+    """What `daphne_server` yields, its environment given `extra_env` (settings read from
+    it, e.g. AWAY_GRACE=3): for a module's own server fixture."""
     folder = tmp_path_factory.mktemp("daphne")
     env = dict(os.environ)
     env.update(
@@ -223,6 +229,7 @@ def daphne_server(tmp_path_factory):
         DEBUG="1",
         PYTHONUNBUFFERED="1",
         LOG_LEVEL="INFO",
+        **extra_env,
     )
     # The tests play as fast as the machine goes; the per-user message limit is for people.
     env.setdefault("WS_RATE_BURST", "1000")

@@ -11,7 +11,7 @@ from games import paper, rendering
 from games.kinds import Kind, OptionsForm
 from games.nimmt import engine as nimmt_engine
 from games.nimmt import replay
-from games.nimmt.bots import BOT_CHOICES
+from games.nimmt.bots import BOT_CHOICES, BOT_NOTES
 from games.nimmt.bots import BOTS as NIMMT_BOTS
 from games.nimmt.engine.options import DEFAULTS as NIMMT_DEFAULTS
 from games.nimmt.engine.options import MAX_PLAYERS, MIN_PLAYERS
@@ -270,6 +270,7 @@ NIMMT = Kind(
     summary=_nimmt_summary,
     bots=NIMMT_BOTS,
     bot_choices=BOT_CHOICES,
+    bot_notes=BOT_NOTES,
     replay_context=replay.nimmt_replay_context,
     league_totals=column_totals,
     event_options=lambda event: event.table_options(),

@@ -58,7 +58,7 @@ def _partial(template: str, name: str):
 SECTIONS = (
     "header", "seats", "players", "player", "hand", "actions", "end_actions", "log_past",
     "round_summary", "draft", "rows", "revealed", "last_turn", "turns", "played",
-    "score_sheet", "ranking",
+    "score_sheet", "ranking", "announce",
 )  # fmt: skip
 
 
@@ -124,17 +124,45 @@ def _header(snapshot: Snapshot, language: str) -> str:
 
 
 def _seat_actions(snapshot: Snapshot, position: int, csrf_token: str, language: str) -> str:
-    # The leave/back form: it changes with the seat's absence and the game's end only.
+    # The leave/back form: it changes with the seat's absence, the game's end and the
+    # votes to give a seat to a bot only.
     seat = snapshot.seat_at(position)
     ranking = snapshot.shared()["ranking"] if snapshot.game is not None else None
     table = snapshot.table
-    key = (table.pk, table.kind, language, seat.away, bool(ranking), csrf_token)
+    votes = _replace_votes(snapshot, seat) if not ranking else []
+    key = (table.pk, table.kind, language, seat.away, bool(ranking), csrf_token, _frozen(votes))
 
     def render():
         context = {"table": snapshot.table, "my_seat": seat, "ranking": ranking}
+        context["replace_votes"] = votes
         return _render(snapshot, "actions", {**context, "csrf_token": csrf_token})
 
     return _actions.get_or_render(key, render)
+
+
+def _replace_votes(snapshot: Snapshot, seat) -> list[dict]:
+    """The seats the others may vote to give to a bot (services.seat_vote_replace), as the
+    player at `seat` sees them: the `replace_vote` partial's lines. None at a reserved
+    table, whose organisers replace players. From the seats read already: no query."""
+    if snapshot.table.reserved:
+        return []
+    lines = []
+    for target in snapshot.seats:
+        if not services.replace_candidate(target):
+            continue
+        needed, present = services.votes_needed(snapshot.seats, target)
+        lines.append(
+            {
+                "position": target.position,
+                "name": str(target.name),
+                "away": target.away,
+                "votes": len(present.intersection(target.replace_votes)),
+                "needed": needed,
+                "own": target.pk == seat.pk,
+                "may_vote": seat.user_id in present and seat.user_id not in target.replace_votes,
+            }
+        )
+    return lines
 
 
 # The sections of a game on, in the order of the frame, by their partial's name in
@@ -235,6 +263,9 @@ def _hand(snapshot: Snapshot, position: int, language: str) -> str:
         # The seat's own view (its hand, what it may play): never another seat's.
         "mine": view,
         "my_seat": snapshot.seat_at(position),
+        # The decision's countdown, which the hand's first line shows wherever the page is
+        # scrolled (issue 31).
+        "deadline": snapshot.game.deadline if snapshot.game is not None else None,
     }
     own = kinds.get(snapshot.table.kind).hand_context
     if own is not None:
@@ -264,6 +295,13 @@ def live_frame(snapshot: Snapshot, user, language: str, csrf_token: str = "", in
     position = snapshot.position_of(user)
     with translation.override(language):
         html = [_open_tag(snapshot, position), _header(snapshot, language)]
+        if snapshot.table.status == Table.Status.ABANDONED:
+            # Nobody came back to it (services.presence): what it was, nothing to do.
+            html.append(_render(snapshot, "abandoned", {}))
+            if snapshot.game is None:
+                html.append("</div>")
+                return mark_safe("".join(html))
+            position = None  # no hand, no buttons: shown as a spectator sees it
         if snapshot.game is None:
             table = snapshot.table
             context = {
@@ -276,6 +314,7 @@ def live_frame(snapshot: Snapshot, user, language: str, csrf_token: str = "", in
                 "is_creator": services.runs_table(table, user, snapshot.runners),
                 "free_seats": table.seats_count - len(snapshot.seats),
                 "bot_choices": kinds.get(table.kind).bot_choices,
+                "bot_menu": kinds.get(table.kind).bot_menu(),
                 "invite_path": f"{table.get_absolute_url()}?invite={table.invite_code}",
                 "invite": invite,
                 "csrf_token": csrf_token,
@@ -284,6 +323,8 @@ def live_frame(snapshot: Snapshot, user, language: str, csrf_token: str = "", in
         else:
             actor = position is not None and position == snapshot.shared()["actor_position"]
             first = _OVER_FIRST if snapshot.shared()["ranking"] else ()
+            if position is not None and snapshot.seat_at(position).away:
+                html.append(_away_banner(snapshot, position, csrf_token))
             above, below = _sections(kinds.get(snapshot.table.kind))
             for name in first + above:
                 html.append(_part(snapshot, name, language, actor))
@@ -297,8 +338,24 @@ def live_frame(snapshot: Snapshot, user, language: str, csrf_token: str = "", in
                 html.append(_seat_actions(snapshot, position, csrf_token, language))
             if first:
                 html.append(_end_actions(snapshot, user, position, csrf_token))
+            # What is new at this decision point in words, hidden: the page reads it out
+            # in its live region (static/js/live.js). A kind without the partial says
+            # nothing.
+            html.append(_part(snapshot, "announce", language))
         html.append("</div>")
     return mark_safe("".join(html))
+
+
+def _away_banner(snapshot: Snapshot, position: int, csrf_token: str) -> str:
+    """At the top of an away player's table: what the computer played for her, and her
+    "I'm back" (while the game is on). Rare: rendered when drawn, never kept."""
+    context = {
+        "table": snapshot.table,
+        "played": snapshot.played_for.get(position, 0),
+        "over": bool(snapshot.shared()["ranking"]),
+        "csrf_token": csrf_token,
+    }
+    return _render(snapshot, "away_banner", context)
 
 
 def _end_actions(snapshot: Snapshot, user, position, csrf_token: str) -> str:

@@ -9,7 +9,7 @@ from games.models import Game, Seat, Table
 
 
 def _seat_names(table: Table) -> list[Seat]:
-    return list(table.seats.select_related("user").order_by("position"))
+    return table.seats.named()
 
 
 # Seated players' standings by game (its start, as ids may come back after a rollback)
@@ -71,6 +71,9 @@ class Snapshot:
     computer: frozenset = frozenset()
     # Before the game, who runs a reserved table besides superusers (services.table_runners).
     runners: frozenset = frozenset()
+    # {position: decisions the computer made for an away player since her own last one}
+    # (selectors.played_for): her banner when she comes back.
+    played_for: dict = field(default_factory=dict)
     parts: dict = field(default_factory=dict)
     seat_views: dict = field(default_factory=dict)
     _shared: dict | None = None
@@ -142,12 +145,21 @@ def _shared_context(snapshot: Snapshot) -> dict:
                     "position": seat.position,
                     "bot": bool(seat.bot),
                     "away": seat.away,
+                    # A timed table's time bank, beside each player (RULES §1.8).
+                    "bank": seat.bank if table.time_limit and not seat.bot else None,
                     "to_act": seat.position in v["to_act"],
                     "total": v["totals"][seat.position],
                     **(own(v, seat.position) if own else {}),
                     **snapshot.standings.get(seat.position, {}),
                 }
                 for seat in seats
+            ],
+            # Each awaited seat's own deadline: the countdown shows the viewer hers.
+            "seat_deadlines": [
+                (seat.position, deadline)
+                for seat in seats
+                if seat.position in v["to_act"]
+                and (deadline := services.seat_deadline(game, table, seat)) is not None
             ],
             "ranking": _ranking(v, seats, kind.higher_wins) if v["result"] else None,
             "winners": [seats[seat].name for seat in v["result"]["winners"]] if v["result"] else [],
@@ -293,7 +305,9 @@ def _snapshot(table, game, seats, state) -> Snapshot:
     computer = frozenset()
     if table.time_limit or any(seat.away for seat in seats):
         computer = selectors.computer_played_log(game)
+    played_for = selectors.played_for(game, [seat.position for seat in seats if seat.away])
     return Snapshot(
+        played_for=played_for,
         standings=_standings(table, seats, game),
         computer=computer,
         rematch=rematch,

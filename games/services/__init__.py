@@ -14,8 +14,10 @@ from games.services.common import (
     ServiceError,
     table_group,
 )
-from games.services.decisions import game_decide
+from games.services.decisions import game_decide, seat_deadline
 from games.services.paper import game_sheet_replace, paper_result, paper_seats, table_paper
+from games.services.presence import seat_seen, seats_seen
+from games.services.presence import sweep as presence_sweep
 from games.services.tables import (
     between_rounds,
     rematch_accept,
@@ -31,6 +33,7 @@ from games.services.tables import (
     table_runners,
     table_start,
 )
+from games.services.votes import replace_candidate, seat_vote_replace, votes_needed
 
 __all__ = [
     "AUTOMATIC_SOURCES",
@@ -45,18 +48,25 @@ __all__ = [
     "games_due",
     "paper_result",
     "paper_seats",
+    "presence_sweep",
     "rematch_accept",
+    "replace_candidate",
     "runs_table",
     "seat_add_bot",
     "seat_assign",
     "seat_join",
     "seat_remove",
     "seat_replace_by_bot",
+    "seat_deadline",
     "seat_return",
+    "seat_vote_replace",
+    "seat_seen",
+    "seats_seen",
     "table_create",
     "table_group",
     "table_paper",
     "table_rematch",
     "table_runners",
     "table_start",
+    "votes_needed",
 ]

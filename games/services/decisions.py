@@ -1,8 +1,10 @@
 """The decision path: lock the game row, check, apply, persist the log, the snapshot and
 the derived rows, advance (bots, absent players, deadlines) and announce on commit."""
 
+import math
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -88,8 +90,12 @@ def _decide(table_id, user, decision, client_id, seen_version) -> Accepted:
         if mine.away or mine.timeouts:
             # The player is here: no longer away, and the time-outs in a row start again.
             mine.away = False
+            mine.away_since = None
             mine.timeouts = 0
-            mine.save(update_fields=["away", "timeouts"])
+            # Back at the table: the votes to give her seat to a bot are void.
+            mine.replace_votes = []
+            mine.save(update_fields=["away", "away_since", "timeouts", "replace_votes"])
+        _spend_bank(game, table, mine, now)
         point_before = _decision_point(game_engine, state)
         try:
             state = _apply(
@@ -124,6 +130,8 @@ def _locked_game(table_id) -> tuple[Game, Table]:
     table = Table.objects.get(pk=table_id)
     if table.paper:
         raise ServiceError("paper", _("This table is played on paper: enter its score sheet."))
+    if table.status == Table.Status.ABANDONED:
+        raise ServiceError("abandoned", _("This game was abandoned."))
     return game, table
 
 
@@ -182,12 +190,15 @@ def _derive_rows(game, game_engine, before, events: list[dict]) -> None:
         TakenCard.objects.bulk_create(taken)
 
 
-def _advance(game: Game, table: Table, seats: dict, now, state=None, point_before=None):
-    """Let bots and absent players decide, then set the next deadline. Holds the game lock.
-    Returns the engine state reached.
+def _advance(
+    game: Game, table: Table, seats: dict, now, state=None, point_before=None, everyone=False
+):
+    """Let bots decide (and, with `everyone`, the fallback for every player: a game played
+    out by the computer), then set the next deadline. Holds the game lock. Returns the
+    engine state reached.
 
-    Bots and fallbacks decide as soon as it is their move, in the same transaction as the
-    decision that made it their move, so nothing waits for them and a crash loses nothing.
+    Bots decide as soon as it is their move, in the same transaction as the decision that
+    made it their move, so nothing waits for them and a crash loses nothing.
     """
     game_engine = engine.get(table.kind)
     if state is None:
@@ -195,7 +206,9 @@ def _advance(game: Game, table: Table, seats: dict, now, state=None, point_befor
     if point_before is None:
         point_before = _decision_point(game_engine, state)
     while not game_engine.is_over(state):
-        automatic = [seat for seat in game_engine.to_act(state) if _is_automatic(seats[seat])]
+        automatic = [
+            seat for seat in game_engine.to_act(state) if everyone or _is_automatic(seats[seat])
+        ]
         if not automatic:
             break
         seat = automatic[0]
@@ -207,12 +220,56 @@ def _advance(game: Game, table: Table, seats: dict, now, state=None, point_befor
             decision = game_engine.fallback(state, seat)
             source = Decision.Source.AWAY
         state = _apply(game, game_engine, state, seat, decision, source)
-    _settle(game, table, game_engine, state, now, point_before)
+    _settle(game, table, seats, game_engine, state, now, point_before)
     return state
 
 
 def _is_automatic(seat: Seat) -> bool:
-    return bool(seat.bot) or seat.away
+    """Bots decide at once; an away player once the away wait is over (`seat_deadline`),
+    at once if there is none (SIXCLUB_AWAY_WAIT = 0)."""
+    return bool(seat.bot) or (seat.away and settings.SIXCLUB_AWAY_WAIT <= 0)
+
+
+def seat_deadline(game: Game, table: Table, seat: Seat):
+    """When the computer decides for an awaited seat (RULES §1.8), counted from the
+    opening of the decision point; None: no limit, the game waits.
+
+    A present player has the table's limit and then her time bank; an away one is played
+    for SIXCLUB_AWAY_WAIT seconds after the point opened whatever the limit, or earlier
+    when her limit and bank run out first. The one place for the presence rule: a table
+    that it does not apply to (turn-based play) returns before it."""
+    if seat.bot or game.point_started_at is None:
+        return None
+    limit = table.time_limit + seat.bank if table.time_limit else None
+    if seat.away:
+        wait = settings.SIXCLUB_AWAY_WAIT
+        limit = wait if limit is None else min(wait, limit)
+    if limit is None:
+        return None
+    return game.point_started_at + timedelta(seconds=limit)
+
+
+def _spend_bank(game: Game, table: Table, seat: Seat, now) -> None:
+    """A player who decides herself after the table's limit pays the seconds over it
+    (rounded up) from her time bank. Within one decision point she may decide again (a
+    selection changed): only the time since her previous decision of it is paid again."""
+    if not table.time_limit or game.point_started_at is None or seat.bot:
+        return
+    start = game.point_started_at + timedelta(seconds=table.time_limit)
+    if now <= start:
+        return
+    previous = (
+        game.decisions.filter(seq__gt=game.point_version, seat=seat.position)
+        .order_by("-seq")
+        .values_list("created_at", flat=True)
+        .first()
+    )
+    if previous is not None and previous > start:
+        start = previous
+    spent = math.ceil((now - start).total_seconds())
+    if spent > 0 and seat.bank:
+        seat.bank = max(0, seat.bank - spent)
+        seat.save(update_fields=["bank"])
 
 
 def _decision_point(game_engine, state) -> tuple:
@@ -230,12 +287,15 @@ def _decision_point(game_engine, state) -> tuple:
     )
 
 
-def _settle(game: Game, table: Table, game_engine, state, now, point_before) -> None:
-    """Store the snapshot; open a new deadline when a new decision point opened."""
+def _settle(game: Game, table: Table, seats: dict, game_engine, state, now, point_before):
+    """Store the snapshot; the game's deadline is the earliest of the awaited seats'
+    (`seat_deadline`), counted from when their decision point opened."""
     moved = _decision_point(game_engine, state) != point_before
     game.state = game_engine.dump(state)
     if moved:
         game.point_version = game.version
+    if moved or game.point_started_at is None:
+        game.point_started_at = now
     if game_engine.is_over(state):
         game.deadline = None
         game.finished_at = now
@@ -246,7 +306,6 @@ def _settle(game: Game, table: Table, game_engine, state, now, point_before) -> 
         # transaction that ends the game: the result enters the league once.
         game.save()
         signals.game_finished.send(sender=Game, game=game)
-    elif table.time_limit and (moved or game.deadline is None):
-        game.deadline = now + timedelta(seconds=table.time_limit)
-    elif not table.time_limit:
-        game.deadline = None
+    else:
+        deadlines = [seat_deadline(game, table, seats[seat]) for seat in game_engine.to_act(state)]
+        game.deadline = min((d for d in deadlines if d is not None), default=None)

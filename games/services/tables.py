@@ -3,11 +3,13 @@ table, starting the game, a rematch."""
 
 import random
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import engine, kinds, signals
+from games.announce import announce_on_commit
 from games.models import GAME_PLAY_FIELDS, Game, Seat, Table
 from games.services.common import (
     ServiceError,
@@ -188,6 +190,10 @@ def seat_remove(*, table_id: int, user, position: int | None = None) -> None:
             raise ServiceError("not_seated", _("You have no seat at this table."))
         seat.delete()
         _announce_on_commit(table, lobby=True)
+        if seat.user_id and seat.user_id != user.pk:
+            # The player's own sockets at the table say why the seat is no longer theirs.
+            message = {"type": "table.seat_removed", "table": table.pk}
+            announce_on_commit(f"user.{seat.user_id}", message)
 
 
 def seat_assign(*, table_id: int, position: int, user=None, bot: str = "") -> Seat | None:
@@ -223,21 +229,24 @@ def seat_return(*, table_id: int, user) -> None:
         _set_away(table, seat, away=False)
 
 
-def _set_away(table: Table, seat: Seat, *, away: bool) -> None:
+def _set_away(table: Table, seat: Seat, *, away: bool, now=None) -> None:
+    """Mark a seat away (since `now`) or back, and set the game's deadline again: an away
+    player is played for after the away wait (services.decisions.seat_deadline)."""
+    now = now or timezone.now()
     seat.away = away
+    seat.away_since = now if away else None
     seat.timeouts = 0
-    seat.save(update_fields=["away", "timeouts"])
-    if away:
-        # The fallback plays for the absent player right away if it is their move.
-        game = Game.objects.select_for_update().get(table=table)
-        version_before = game.version
-        _advance(game, table, {s.position: s for s in table.seats.all()}, timezone.now())
-        game.save()
-        # A seat's absence moves no version when no fallback played: announce it as a
-        # change of seats, which every screen renders afresh.
-        _announce_on_commit(table, game.version if game.version != version_before else None)
-    else:
-        _announce_on_commit(table)
+    if not away:
+        # Back at the table: the votes to give her seat to a bot are void.
+        seat.replace_votes = []
+    seat.save(update_fields=["away", "away_since", "timeouts", "replace_votes"])
+    game = Game.objects.select_for_update().get(table=table)
+    version_before = game.version
+    _advance(game, table, {s.position: s for s in table.seats.all()}, now)
+    game.save(update_fields=GAME_PLAY_FIELDS)
+    # A seat's absence moves no version when no fallback played: announce it as a
+    # change of seats, which every screen renders afresh.
+    _announce_on_commit(table, game.version if game.version != version_before else None)
 
 
 def between_rounds(view: dict) -> bool:
@@ -272,20 +281,29 @@ def seat_replace_by_bot(*, table_id: int, user, position: int, bot: str) -> Seat
             raise ServiceError(
                 "not_between_rounds", _("A player can be replaced only between two rounds.")
             )
-        seat.user = None
-        seat.bot = bot
-        seat.away = False
-        seat.timeouts = 0
-        seat.save(update_fields=["user", "bot", "away", "timeouts"])
-        seats = {s.position: s for s in table.seats.all()}
-        seats[seat.position] = seat
-        # What the fallback already chose for the absent player stays (a bot decides
-        # only when a decision is awaited from its seat); the bot makes the next one, at
-        # once if it is awaited now.
-        _advance(game, table, seats, timezone.now(), state=state)
-        game.save(update_fields=GAME_PLAY_FIELDS)
-        _announce_on_commit(table, None, lobby=True)
+        _give_seat_to_bot(table, game, seat, bot, state)
     return seat
+
+
+def _give_seat_to_bot(table: Table, game: Game, seat: Seat, bot: str, state) -> None:
+    """The seat becomes `bot`'s for the rest of the game (its player keeps nothing of it),
+    and the bot plays from there. Call holding the table and game row locks; `state` is
+    the game's, loaded."""
+    seat.user = None
+    seat.bot = bot
+    seat.away = False
+    seat.away_since = None
+    seat.timeouts = 0
+    seat.replace_votes = []
+    seat.save(update_fields=["user", "bot", "away", "away_since", "timeouts", "replace_votes"])
+    seats = {s.position: s for s in table.seats.all()}
+    seats[seat.position] = seat
+    # What the fallback already chose for the absent player stays (a bot decides
+    # only when a decision is awaited from its seat); the bot makes the next one, at
+    # once if it is awaited now.
+    _advance(game, table, seats, timezone.now(), state=state)
+    game.save(update_fields=GAME_PLAY_FIELDS)
+    _announce_on_commit(table, None, lobby=True)
 
 
 def table_start(*, table_id: int, user) -> Game:
@@ -313,6 +331,11 @@ def table_start(*, table_id: int, user) -> Game:
             if seat.position != index:
                 seat.position = index
                 seat.save(update_fields=["position"])
+        # A timed table gives each player her time bank for the game (RULES §1.8).
+        bank = settings.SIXCLUB_TIME_BANK if table.time_limit else 0
+        table.seats.filter(bot="").update(bank=bank)
+        for seat in seats:
+            seat.bank = 0 if seat.bot else bank
         game_engine = engine.get(table.kind)
         options = game_engine.normalize_options(table.options, len(seats))
         seed = table.deal_seed or random.SystemRandom().randrange(1, 2**62)

@@ -125,6 +125,7 @@ SIX = Kind(
     summary=_six_summary,
     bots=six_bots.BOTS,
     bot_choices=six_bots.BOT_CHOICES,
+    bot_notes=six_bots.BOT_NOTES,
     replay_context=replay.six_replay_context,
     league_totals=hand_points,
     higher_wins=True,

@@ -47,6 +47,23 @@ def _asked(v):
     return v["prompt"]["seat"] if v["prompt"] else None
 
 
+# The prompts a seat answers with its own cards or specials, in its hand: the others
+# (a row, a Stop, Insérer, Glisser) are answered on the rows.
+_HAND_PROMPTS = ("remplacer", "negatif_positif", "exchange")
+
+
+def _own_hand(view) -> dict:
+    """The seat's hand, and whether the decision asked of it is made there (issue 31: a
+    hand that is not asked folds to one line)."""
+    prompt = view["prompt"]
+    asked_here = bool(prompt) and prompt["seat"] == view["seat"]
+    context = own_hand(surprise_engine, view)
+    context["hand_asked"] = context["can_select"] or (
+        asked_here and prompt["kind"] in _HAND_PROMPTS
+    )
+    return context
+
+
 def _selection(view):
     # RULES 2.5: the special attached goes with the card; changing it alone is a change.
     if view["my_special"] is not None:
@@ -63,6 +80,7 @@ SURPRISE = Kind(
     summary=_surprise_summary,
     bots=surprise_bots.BOTS,
     bot_choices=surprise_bots.BOT_CHOICES,
+    bot_notes=surprise_bots.BOT_NOTES,
     replay_context=replay.surprise_replay_context,
     # Heads per round, fewer is better: the same sheet as 6 qui prend !'s.
     league_totals=column_totals,
@@ -70,7 +88,7 @@ SURPRISE = Kind(
     # The rows, the piles and the hand of numbered cards are 6 qui prend !'s (RULES §2).
     board_context=partial(rows_board, surprise_engine),
     player_context=seat_pile,
-    hand_context=partial(own_hand, surprise_engine),
+    hand_context=_own_hand,
     actor=_asked,
     selection=_selection,
     stylesheet="games/surprise/table.css",

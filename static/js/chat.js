@@ -38,12 +38,30 @@
     pending = null;
   });
 
+  // A message's time as the reader's clock says it (the server writes its own time zone's,
+  // which stays without JavaScript), in the page's language.
+  function localTimes(log) {
+    var times = log.querySelectorAll("time[datetime]:not([data-local])");
+    for (var i = 0; i < times.length; i++) {
+      var when = new Date(times[i].getAttribute("datetime"));
+      if (!isNaN(when)) {
+        times[i].textContent = when.toLocaleTimeString(document.documentElement.lang || [], {
+          hour: "2-digit",
+          minute: "2-digit",
+          hourCycle: "h23",
+        });
+        times[i].dataset.local = "1";
+      }
+    }
+  }
+
   function follow(log) {
     var atBottom = true;
     log.addEventListener("scroll", function () {
       atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 24;
     });
     new MutationObserver(function () {
+      localTimes(log);
       while (log.children.length > KEPT) {
         log.removeChild(log.firstElementChild);
       }
@@ -58,6 +76,7 @@
     var log = document.getElementById("chat-log");
     if (log && !log.dataset.followed) {
       log.dataset.followed = "1";
+      localTimes(log);
       follow(log);
     }
   }

@@ -56,7 +56,7 @@
         var confirm = document.getElementById("confirm-card");
         if (confirm) {
           confirm.textContent = confirm.dataset.label.replace("%(card)s", button.dataset.card);
-          confirm.hidden = false;
+          confirm.disabled = false; // drawn disabled: nothing to play until a card is tapped
         }
       }
       return;
@@ -81,7 +81,7 @@
     });
     var confirm = document.getElementById("confirm-card");
     if (confirm) {
-      confirm.hidden = true;
+      confirm.disabled = true;
     }
   }
 
@@ -705,6 +705,164 @@
     }
   });
 
+  // --- keyboard and screen readers -------------------------------------------------------
+  // A frame replaces whole sections, and the control that had the focus with them: the
+  // focus goes back to the same control in the new section (the same card, else the one
+  // at its place). When the viewer's turn comes, or whenever it is her turn and the focus
+  // is nowhere, it goes to the decision's first choice: a card of the hand, a row, a pick.
+  // The arrow keys (and Home, End) move between the cards of a hand or between the rows.
+  // What a frame brings that is new (#announce-text, in the page's language, each line
+  // with its data-key) is read out in #announcer, a polite live region no frame replaces,
+  // and so is "your turn".
+  var CHOICES = [
+    "#hand.awaited button[data-card]",
+    "#rows button, #rows input",
+    "#draft button",
+    "#hand.awaited button, #hand.awaited input",
+  ];
+  var MOVES = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1, Home: -Infinity, End: Infinity };
+  var kept = null; // the focused control when a frame came: {section, id, card, index}
+  var told = null; // the data-keys of the lines already read out
+  var turnWas = false;
+
+  function usable(el) {
+    return !el.disabled && !el.hidden && el.getClientRects().length > 0 && !el.closest("[hidden], [inert]");
+  }
+
+  function controls(root) {
+    return Array.prototype.filter.call(root.querySelectorAll("button, input, select, a[href], summary"), usable);
+  }
+
+  function firstChoice() {
+    for (var i = 0; i < CHOICES.length; i++) {
+      var found = Array.prototype.filter.call(document.querySelectorAll(CHOICES[i]), usable);
+      if (found.length) {
+        return found[0];
+      }
+    }
+    return null;
+  }
+
+  function focusOn(el) {
+    el.focus({ preventScroll: true });
+    var box = el.getBoundingClientRect();
+    if (box.bottom < 0 || box.top > window.innerHeight) {
+      el.scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  function nowhere() {
+    var el = document.activeElement;
+    return !el || el === document.body || el === document.documentElement || !el.isConnected;
+  }
+
+  function typing() {
+    var el = document.activeElement;
+    return !!el && !el.closest("#live") && (el.matches("textarea, select, [contenteditable]") ||
+      (el.tagName === "INPUT" && ["checkbox", "radio", "button", "submit"].indexOf(el.type) < 0));
+  }
+
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    var el = document.activeElement;
+    var section = el && el.closest ? el.closest("#live [id]") : null;
+    kept = section ? {
+      section: section.id,
+      id: el.id,
+      card: el.dataset ? el.dataset.card : undefined,
+      index: controls(section).filter(function (other) {
+        return (other.dataset.card !== undefined) === (el.dataset.card !== undefined);
+      }).indexOf(el),
+    } : null;
+  });
+
+  function restoreFocus() {
+    var section = kept && document.getElementById(kept.section);
+    var was = kept;
+    kept = null;
+    if (!section || !nowhere()) {
+      return;
+    }
+    var all = controls(section);
+    var same = all.filter(function (el) {
+      return (was.id && el.id === was.id) || (!was.id && was.card !== undefined && el.dataset.card === was.card);
+    })[0];
+    // A card played: the card now at its place; another control: the one at its place.
+    var like = all.filter(function (el) {
+      return (el.dataset.card !== undefined) === (was.card !== undefined);
+    });
+    if (!same && like.length && was.index >= 0) {
+      same = like[Math.min(was.index, like.length - 1)];
+    }
+    if (!same && was.card !== undefined) {
+      // No card to play any more: the focus stays on the section, not on <body>.
+      same = section;
+      section.setAttribute("tabindex", "-1");
+    }
+    if (same) {
+      focusOn(same);
+    }
+  }
+
+  function say(lines) {
+    var region = document.getElementById("announcer");
+    if (region && lines.length) {
+      region.textContent = lines.join(" ");
+    }
+  }
+
+  function keyboardAfterFrame(event) {
+    var first = told === null;
+    told = told || {};
+    var lines = [];
+    document.querySelectorAll("#announce-text [data-key]").forEach(function (line) {
+      if (!told[line.dataset.key]) {
+        told[line.dataset.key] = true;
+        if (!first) {
+          lines.push(line.textContent.replace(/\s+/g, " ").trim());
+        }
+      }
+    });
+    if (event && event.type === "htmx:wsAfterMessage") {
+      restoreFocus();
+    }
+    // A decision of the viewer's: her turn at this decision point (#live's version).
+    var live = document.getElementById("live");
+    var turn = awaited() ? (live ? live.dataset.version : "") + "" : false;
+    if (turn !== false) {
+      var choice = firstChoice();
+      var onChoice = !nowhere() && document.activeElement.matches(CHOICES.join(", "));
+      if (choice && (nowhere() || (turn !== turnWas && !onChoice && !typing()))) {
+        focusOn(choice);
+      }
+      if (turn !== turnWas) {
+        var region = document.getElementById("announcer");
+        lines.push(region ? region.dataset.yourTurn : "");
+      }
+    }
+    turnWas = turn;
+    say(lines.filter(Boolean));
+  }
+
+  document.addEventListener("keydown", function (event) {
+    var move = MOVES[event.key];
+    if (move === undefined || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) {
+      return;
+    }
+    var here = event.target.closest && event.target.closest("#hand button, #draft button, #rows button");
+    var group = here && here.closest(".cards, .suits, #rows, #draft");
+    if (!group) {
+      return;
+    }
+    var items = Array.prototype.filter.call(group.querySelectorAll("button"), usable);
+    var at = items.indexOf(here);
+    var to = move === -Infinity ? 0 : move === Infinity ? items.length - 1 : at + move;
+    if (at < 0 || to < 0 || to >= items.length) {
+      return;
+    }
+    event.preventDefault();
+    focusOn(items[to]);
+  });
+
   function afterFrame(event) {
     spendAll();
     if (!event || event.type === "htmx:wsAfterMessage") {
@@ -712,6 +870,7 @@
     }
     restoreDetails();
     showSummary();
+    keyboardAfterFrame(event);
     showTurn();
     refreshPastLog();
   }

@@ -4,8 +4,13 @@
   "use strict";
 
   function tick() {
+    // An awaited player sees her own deadline (`data-deadline-<seat>`), others the table's.
+    var live = document.getElementById("live");
+    var me = live ? live.getAttribute("data-me") : "";
     document.querySelectorAll("time[data-countdown]").forEach(function (el) {
-      var left = Math.max(0, Math.round((Date.parse(el.getAttribute("datetime")) - Date.now()) / 1000));
+      var own = me !== "" && el.getAttribute("data-deadline-" + me);
+      var at = own || el.getAttribute("datetime");
+      var left = Math.max(0, Math.round((Date.parse(at) - Date.now()) / 1000));
       el.textContent = left + " s";
       el.classList.toggle("urgent", left <= 5);
     });
@@ -155,5 +160,89 @@
       }
     );
     focused = null;
+  });
+})();
+
+// The folded hand and what scrolls sideways (issue 31). A hand that is not asked shows one
+// line; its button unfolds it, and it stays unfolded through the frames that redraw it
+// until the hand is asked again. A table or a row of cards wider than its box is marked
+// `data-scrolls` (left, right or both: the sides hidden), which site.css shows.
+(function () {
+  "use strict";
+
+  var handOpen = false;
+  var SCROLLERS = ".table-page .scroll, .table-page .hand .cards, .table-page .hand .suits";
+
+  function showHand() {
+    var button = document.querySelector("#hand .hand-toggle");
+    if (!button) {
+      handOpen = handOpen && !document.querySelector("#hand.asked");
+      return;
+    }
+    button.setAttribute("aria-expanded", handOpen ? "true" : "false");
+  }
+
+  function markScrolling(box) {
+    var left = box.scrollLeft > 1;
+    var right = box.scrollLeft + box.clientWidth < box.scrollWidth - 1;
+    var side = left && right ? "both" : left ? "left" : right ? "right" : null;
+    if (side) {
+      box.setAttribute("data-scrolls", side);
+    } else {
+      box.removeAttribute("data-scrolls");
+    }
+  }
+
+  function markAll() {
+    document.querySelectorAll(SCROLLERS).forEach(markScrolling);
+  }
+
+  function refresh() {
+    showHand();
+    markAll();
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("#hand .hand-toggle");
+    if (button) {
+      handOpen = button.getAttribute("aria-expanded") !== "true";
+      showHand();
+      markAll();
+    }
+  });
+  document.addEventListener(
+    "scroll",
+    function (event) {
+      if (event.target.matches && event.target.matches(SCROLLERS)) {
+        markScrolling(event.target);
+      }
+    },
+    true
+  );
+  document.addEventListener("htmx:wsAfterMessage", refresh);
+  document.addEventListener("DOMContentLoaded", refresh);
+  window.addEventListener("resize", markAll);
+})();
+
+// A decision refused because the game had moved on (`stale`, docs/protocol.md) speaks of
+// the screen it was made on: the next frame of the game (a new #live, or the players'
+// section) shows where the game is, and clears that notice.
+(function () {
+  "use strict";
+
+  var GAME_FRAME = /id="(live|players)"/;
+
+  document.addEventListener("htmx:wsAfterMessage", function (event) {
+    var notice = document.getElementById("notice");
+    var message = event.detail && event.detail.message;
+    if (!notice || notice.dataset.code !== "stale" || typeof message !== "string") {
+      return;
+    }
+    if (GAME_FRAME.test(message)) {
+      notice.textContent = "";
+      notice.classList.remove("error");
+      notice.dataset.code = "";
+      notice.dataset.request = "";
+    }
   });
 })();

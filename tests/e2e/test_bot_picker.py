@@ -70,21 +70,22 @@ async def test_a_push_keeps_the_bot_the_creator_picked(daphne_server, chromium):
         # The page's own first frame has come: what follows is the push of the join.
         await live_frames(creator, frames, 1, "no first live frame")
         picker = creator.locator("#seats select[name=bot]")
-        await picker.select_option("expert")
+        # Not the first choice (the strongest bot, picked by default): a reset would show.
+        await picker.select_option("random")
         await picker.focus()
         await guest.goto(table_url)
         await guest.click("#join")
         await live_frames(creator, frames, 2, "the join was not pushed to the creator")
         await seated(creator, 2)
-        assert await picker.input_value() == "expert", "the push reset the bot picker"
+        assert await picker.input_value() == "random", "the push reset the bot picker"
         # The new picker has the focus the old one had (keyboard users stay where they were).
         focused = "() => document.activeElement.matches('#seats select[name=bot]')"
         assert await creator.evaluate(focused), "the push took the focus away"
         await creator.locator("#seats button:text-is('Add a bot')").click()
         await seated(creator, 3)
         seats = await creator.locator("#seats .seat-list li").all_inner_texts()
-        assert seats[2].startswith("Expert bot"), seats
-        assert bots_of(server, table_url) == ["expert"]
+        assert seats[2].startswith("Random bot"), seats
+        assert bots_of(server, table_url) == ["random"]
         assert not errors, errors
     finally:
         for context in contexts:

@@ -200,8 +200,10 @@ async def test_three_players_sign_up_and_play_a_round_in_browsers(daphne_server,
         )
         names = [name for _, name in PLAYERS]
         seated = await creator.locator("#seats .seat-list li").all_inner_texts()
-        # Each name carries its standing: "new" for a player not rated yet.
-        assert [line.removesuffix(" Remove") for line in seated] == [f"{n} new" for n in names]
+        # Each name carries its standing: a "new" badge for a player not rated yet (heard
+        # as "new player, not rated yet").
+        shown = [" ".join(line.split()).removesuffix(" Remove") for line in seated]
+        assert shown == [f"{n} new new player, not rated yet" for n in names]
         await creator.click("#start")
         for page in pages:
             await page.wait_for_function(

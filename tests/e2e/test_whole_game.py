@@ -30,6 +30,7 @@ import time
 
 import pytest
 
+from tests import servers as live
 from tests.e2e.test_play_in_browser import (
     ARTIFACTS,
     DESKTOP,
@@ -43,6 +44,14 @@ from tests.e2e.test_play_in_browser import (
 )
 
 pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def daphne_server(tmp_path_factory):
+    """This module's server: no time bank and a short away wait, so that Carol's two
+    timeouts take the limit only and the computer then plays for her soon (the bank and
+    the wait themselves: tests/games/test_presence.py)."""
+    yield from live.serve(tmp_path_factory, TIME_BANK="0", AWAY_WAIT="1")
 
 
 PLAYERS = [("alice", "Alice"), ("bob", "Bob"), ("carol", "Carol")]
@@ -386,7 +395,7 @@ async def test_a_whole_game_with_an_idle_player(daphne_server, chromium, size):
                 # A turn was played for her by the computer without waiting for the limit:
                 # she comes back.
                 assert IDLE in seen[IDLE]["away"]
-                back = carol.locator("#seat-actions form[action$='/back/'] button")
+                back = carol.locator("#away-banner form[action$='/back/'] button")
                 await back.click()
                 for page in pages:
                     await page.wait_for_function(

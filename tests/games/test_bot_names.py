@@ -10,7 +10,7 @@ import re
 import pytest
 from django.utils import translation
 
-from games import engine, rendering, services
+from games import engine, rendering, replays, services
 from games.models import Game, Seat
 
 pytestmark = pytest.mark.django_db
@@ -109,3 +109,54 @@ def test_a_seats_name_is_its_display_name_or_its_bots_label(alice):
         assert str(bot.name) == "Robot expert" and str(bot) == "Robot expert"
     with translation.override("en"):
         assert str(bot.name) == "Expert bot" and str(bot) == "Expert bot"
+
+
+def test_two_bots_of_one_level_are_numbered_by_seat_order_in_every_section(alice):
+    table = bot_table(alice, ["heuristic", "random", "heuristic"])
+    snapshot = rendering.read_snapshot(table.pk, keep=False)
+    seats = section(rendering.live_frame(snapshot, alice, "en"), "seats")
+    assert re.findall(r"(?:Heuristic|Random) bot[ \d]*", seats) == [
+        "Heuristic bot 1",
+        "Random bot",
+        "Heuristic bot 2",
+    ]
+    services.table_start(table_id=table.pk, user=alice)
+    play(table, alice, 99)
+    snapshot = rendering.read_snapshot(table.pk, keep=True)
+    for language, name in (("en", "Heuristic bot"), ("fr", "Robot malin")):
+        frame = rendering.live_frame(snapshot, alice, language)
+        for position, number in ((1, 1), (3, 2)):
+            row = re.search(rf'<tr data-seat="{position}">.*?</tr>', frame).group()
+            assert f"<td>{name} {number}" in row
+        for element_id in ("ranking", "last-turn"):
+            shown = section(frame, element_id)
+            assert f"{name} 1" in shown and f"{name} 2" in shown
+        assert f"{name}</" not in frame and f"{name} 3" not in frame
+
+
+def test_a_bot_alone_at_its_level_keeps_its_plain_name(alice):
+    table = bot_table(alice, ["heuristic", "random"])
+    snapshot = rendering.read_snapshot(table.pk, keep=False)
+    seats = section(rendering.live_frame(snapshot, alice, "en"), "seats")
+    assert "Heuristic bot" in seats and "Random bot" in seats
+    assert not re.search(r"(Heuristic|Random) bot \d", seats)
+
+
+def test_the_replay_the_lobby_and_the_seats_read_for_a_table_number_bots(alice, alice_client):
+    table = bot_table(alice, ["expert", "expert"])
+    assert [str(seat) for seat in Seat.objects.filter(table=table).named()] == [
+        "Alice",
+        "Expert bot 1",
+        "Expert bot 2",
+    ]
+    with translation.override("fr"):
+        assert [str(seat) for seat in table.seats.named()][1:] == [
+            "Robot expert 1",
+            "Robot expert 2",
+        ]
+    lobby = alice_client.get("/tables/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Alice, Expert bot 1, Expert bot 2" in lobby
+    services.table_start(table_id=table.pk, user=alice)
+    with translation.override("fr"):
+        names = [str(name) for name in replays.seat_names(Game.objects.get(table=table))]
+    assert names == ["Alice", "Robot expert 1", "Robot expert 2"]

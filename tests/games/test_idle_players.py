@@ -15,6 +15,14 @@ from games.models import Decision, Game, Seat, Table
 pytestmark = pytest.mark.django_db
 nimmt = engine.get("nimmt")
 
+
+@pytest.fixture(autouse=True)
+def _no_away_wait(settings):
+    """Here the computer plays for an away player at once: these tests are about what it
+    plays and who may replace her, the away wait is tests/games/test_presence.py's."""
+    settings.SIXCLUB_AWAY_WAIT = 0
+
+
 # A deal (found by trying) where Alice's highest card and Bob's lowest make the first
 # three turns resolve without a row to choose: the turns of these tests are known.
 SEED = 4

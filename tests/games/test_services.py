@@ -174,7 +174,8 @@ def test_bad_options_create_nothing(alice):
     assert not Table.objects.exists()
 
 
-def test_a_player_who_leaves_is_played_by_the_fallback_until_they_return(alice, bob):
+def test_a_player_who_leaves_is_played_by_the_fallback_until_they_return(alice, bob, settings):
+    settings.SIXCLUB_AWAY_WAIT = 0  # played at once: the away wait is test_presence.py's
     table = new_table(alice, seats=2)
     services.seat_join(table_id=table.pk, user=bob)
     services.table_start(table_id=table.pk, user=alice)
@@ -196,10 +197,11 @@ def test_a_player_who_leaves_is_played_by_the_fallback_until_they_return(alice, 
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_seat_changed_outside_the_services_is_seen_by_the_next_decision(alice, bob):
+def test_a_seat_changed_outside_the_services_is_seen_by_the_next_decision(alice, bob, settings):
     # The services keep the seats they read with a decision (games.services._seats); a
     # seat saved by anyone else (here as the admin would) must not be missed: RULES §1.8,
     # the fallback plays for a player marked away.
+    settings.SIXCLUB_AWAY_WAIT = 0  # at once: the away wait is test_presence.py's
     table = new_table(alice, seats=2)
     services.seat_join(table_id=table.pk, user=bob)
     services.table_start(table_id=table.pk, user=alice)

@@ -9,11 +9,14 @@ from games.models import Table
 from leagues.models import PlayerRating
 from tests.leagues.conftest import finished_game
 
+# A rating (and season rank) as a standing; "new" as the unrated player's badge.
+STANDING = r'<span class="standing"[^>]*>([^<]*)</span>|<span class="badge new-player">'
+
 
 def standings_shown(client, table, user):
     client.force_login(user)
     page = client.get(table.get_absolute_url()).content.decode()
-    return re.findall(r'<span class="standing"[^>]*>([^<]*)</span>', page)
+    return [rating or "new" for rating in re.findall(STANDING, page)]
 
 
 def test_a_league_table_shows_each_players_rating_and_season_rank(
@@ -48,3 +51,22 @@ def test_a_player_without_a_league_game_is_new(client, alice, bob):
     assert standings_shown(client, table, bob) == ["new", "new"]
     services.table_start(table_id=table.pk, user=alice)
     assert standings_shown(client, table, bob) == ["new", "new"]
+
+
+def test_an_unrated_players_new_is_a_badge_beside_the_name_not_a_word_of_it(client, alice, bob):
+    table = services.table_create(user=alice, seats_count=2, options={})
+    services.seat_join(table_id=table.pk, user=bob)
+    services.table_start(table_id=table.pk, user=alice)
+    client.force_login(bob)
+    for language, new, said in (
+        ("en", "new", "new player, not rated yet"),
+        ("fr", "nouveau", "nouveau joueur, pas encore classé"),
+    ):
+        page = client.get(table.get_absolute_url(), HTTP_ACCEPT_LANGUAGE=language)
+        row = re.search(r'<tr data-seat="0">.*?</tr>', page.content.decode()).group()
+        # Seen as a badge, heard as what it means (a title alone is not read out).
+        assert (
+            f'<td>Alice <span class="badge new-player"><span aria-hidden="true">{new}</span>'
+            f'<span class="visually-hidden">{said}</span></span>'
+        ) in row
+        assert '<span class="standing"' not in row

@@ -6,12 +6,18 @@ from .expert import ExpertBot
 from .heuristic import HeuristicBot
 from .random_bot import RandomBot
 
-# (name, label) of each bot, as the table page offers them.
+# (name, label) of each bot, strongest first (games.kinds.Kind.bot_choices).
 BOT_CHOICES = [
-    ("random", _("Random bot")),
-    ("heuristic", _("Heuristic bot")),
     ("expert", _("Expert bot")),
+    ("heuristic", _("Heuristic bot")),
+    ("random", _("Random bot")),
 ]
+# What each bot is, as the table page's picker says it after its label.
+BOT_NOTES = {
+    "expert": _("the strongest: thinks ahead"),
+    "heuristic": _("plays by simple rules"),
+    "random": _("the weakest: plays at random"),
+}
 
 BOTS = {
     RandomBot.name: RandomBot,
@@ -19,4 +25,4 @@ BOTS = {
     ExpertBot.name: ExpertBot,
 }
 
-__all__ = ["BOTS", "ExpertBot", "HeuristicBot", "RandomBot"]
+__all__ = ["BOT_CHOICES", "BOT_NOTES", "BOTS", "ExpertBot", "HeuristicBot", "RandomBot"]

@@ -11,7 +11,7 @@ from functools import lru_cache
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, ngettext
+from django.utils.translation import get_language, gettext, ngettext
 
 register = template.Library()
 
@@ -25,14 +25,32 @@ def _heads_label(language: str, heads: int) -> str:
 @lru_cache(maxsize=512)
 def _card_markup(language: str, number: int, heads: int) -> str:
     # 104 cards a language: each one's markup is built once per process and language.
+    # A screen reader reads the card as one picture named "93, 1 head" (the heads are
+    # drawn as dots); its text stays the number and the dots.
     return format_html(
-        '<span class="card h{}" title="{}"><b>{}</b><small aria-label="{}">{}</small></span>',
+        '<span class="card h{}" title="{}" role="img" aria-label="{}"><b>{}</b>'
+        "<small>{}</small></span>",
         heads,
         number,
+        _card_label(language, number, heads),
         number,
-        _heads_label(language, heads),
         "●" * heads,
     )
+
+
+@lru_cache(maxsize=512)
+def _card_label(language: str, number: int, heads: int) -> str:
+    # Translators: a 6 qui prend ! card as a screen reader reads it: "93, 1 head".
+    return gettext("%(card)s, %(heads)s") % {"card": number, "heads": _heads_label(language, heads)}
+
+
+@register.simple_tag
+def row_label(number: int, faces, heads: int) -> str:
+    """What a screen reader reads for a row of the board: "Row 1: 60, 93; 4 heads"."""
+    numbers = ", ".join(str(face["number"]) for face in faces)
+    return ngettext(
+        "Row %(n)s: %(cards)s; %(heads)s head", "Row %(n)s: %(cards)s; %(heads)s heads", heads
+    ) % {"n": number, "cards": numbers, "heads": heads}
 
 
 @register.filter

@@ -23,15 +23,23 @@ BOTS = {
     SixExpertBot.name: SixExpertBot,
 }
 
+# (name, label) of each bot, strongest first (games.kinds.Kind.bot_choices).
 BOT_CHOICES = [
-    ("six_random", _("Random bot")),
-    ("six_heuristic", _("Heuristic bot")),
     ("six_expert", _("Expert bot")),
+    ("six_heuristic", _("Heuristic bot")),
+    ("six_random", _("Random bot")),
 ]
+# What each bot is, as the table page's picker says it after its label.
+BOT_NOTES = {
+    "six_expert": _("the strongest: thinks ahead"),
+    "six_heuristic": _("plays by simple rules"),
+    "six_random": _("the weakest: plays at random"),
+}
 
 __all__ = [
     "BOTS",
     "BOT_CHOICES",
+    "BOT_NOTES",
     "SixExpertBot",
     "SixHeuristicBot",
     "SixRandomBot",

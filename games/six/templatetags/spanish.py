@@ -7,7 +7,7 @@ from functools import lru_cache
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.six.engine.cards import RANKS, SUITS, name, sort_key
@@ -46,15 +46,26 @@ def _markup(card: str, language: str) -> str:
     rank, suit = _parts(card)
     letter, figure = FIGURES.get(rank, (str(rank), None))
     title = f"{figure or rank} — {SUIT_NAMES[suit]}"
+    label = scard_name(card)
     return format_html(
-        '<span class="scard s-{}" title="{}" data-card="{}"><b>{}</b>'
+        '<span class="scard s-{}" title="{}" data-card="{}" role="img" aria-label="{}"><b>{}</b>'
         '<svg viewBox="0 0 20 20" aria-hidden="true" focusable="false">{}</svg></span>',
         suit,
         title,
         card,
+        label,
         letter,
         mark_safe(MARKS[suit]),
     )
+
+
+@register.filter
+def scard_name(card: str) -> str:
+    """A card as words, as a screen reader reads it: "7 of copas", "sota of oros"."""
+    rank, suit = _parts(card)
+    figure = FIGURES.get(rank, (None, None))[1]
+    # Translators: a card of the Spanish deck in words: "7 of copas", "rey of oros".
+    return gettext("%(rank)s of %(suit)s") % {"rank": figure or rank, "suit": SUIT_NAMES[suit]}
 
 
 @register.filter

@@ -25,15 +25,23 @@ BOTS = {
     SurpriseExpertBot.name: SurpriseExpertBot,
 }
 
+# (name, label) of each bot, strongest first (games.kinds.Kind.bot_choices).
 BOT_CHOICES = [
-    ("surprise_random", _("Random bot")),
-    ("surprise_heuristic", _("Heuristic bot")),
     ("surprise_expert", _("Expert bot")),
+    ("surprise_heuristic", _("Heuristic bot")),
+    ("surprise_random", _("Random bot")),
 ]
+# What each bot is, as the table page's picker says it after its label.
+BOT_NOTES = {
+    "surprise_expert": _("the strongest: thinks ahead"),
+    "surprise_heuristic": _("plays by simple rules"),
+    "surprise_random": _("the weakest: plays at random"),
+}
 
 __all__ = [
     "BOTS",
     "BOT_CHOICES",
+    "BOT_NOTES",
     "SurpriseExpertBot",
     "SurpriseHeuristicBot",
     "SurpriseRandomBot",

@@ -31,7 +31,8 @@ TABLES = [
 
 def test_registry():
     assert set(BOTS) == {"six_random", "six_heuristic", "six_expert"}
-    assert [value for value, _ in BOT_CHOICES] == ["six_random", "six_heuristic", "six_expert"]
+    # Strongest first: the table page's default (issue 31).
+    assert [value for value, _ in BOT_CHOICES] == ["six_expert", "six_heuristic", "six_random"]
     for name, cls in BOTS.items():
         assert cls.name == name
         assert cls(seed=3).seed == 3

@@ -21,7 +21,12 @@ def fast_expert(seed):
 
 def test_registry_names_every_bot():
     assert list(BOTS) == ["surprise_random", "surprise_heuristic", "surprise_expert"]
-    assert [name for name, _ in BOT_CHOICES] == list(BOTS)
+    # Strongest first: the table page's default (issue 31).
+    assert [name for name, _ in BOT_CHOICES] == [
+        "surprise_expert",
+        "surprise_heuristic",
+        "surprise_random",
+    ]
     for name, bot in BOTS.items():
         assert bot.name == name
 
