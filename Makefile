@@ -7,6 +7,8 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 # WebSocket frames over 64 KiB close the socket (docs/protocol.md).
 DAPHNE_ARGS ?= --websocket-max-message-size 65536
+# Two pytest-xdist workers, each test file on one of them (its servers are shared by its tests).
+PYTEST_ARGS ?= -n 2 --dist loadfile
 
 .PHONY: run test install lint format messages bench clean
 
@@ -28,7 +30,7 @@ run: install
 
 test: install
 	$(PY) manage.py collectstatic --noinput --verbosity 0
-	$(PY) -m pytest
+	$(PY) -m pytest $(PYTEST_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -135,6 +135,8 @@ class Seat(models.Model):
     # at this table, and since when they have been away.
     seen_at = models.DateTimeField(_("last seen"), null=True, blank=True)
     away_since = models.DateTimeField(_("away since"), null=True, blank=True)
+    # Away on purpose ("Leave"): the computer plays for her at once, not after the away wait.
+    left = models.BooleanField(_("left the game"), default=False)
     # Seconds of the player's time bank left for this game, spent when a decision runs
     # over the table's time limit.
     bank = models.PositiveIntegerField(_("time bank"), default=0)

@@ -91,10 +91,11 @@ def _decide(table_id, user, decision, client_id, seen_version) -> Accepted:
             # The player is here: no longer away, and the time-outs in a row start again.
             mine.away = False
             mine.away_since = None
+            mine.left = False
             mine.timeouts = 0
             # Back at the table: the votes to give her seat to a bot are void.
             mine.replace_votes = []
-            mine.save(update_fields=["away", "away_since", "timeouts", "replace_votes"])
+            mine.save(update_fields=["away", "away_since", "left", "timeouts", "replace_votes"])
         _spend_bank(game, table, mine, now)
         point_before = _decision_point(game_engine, state)
         try:
@@ -225,9 +226,10 @@ def _advance(
 
 
 def _is_automatic(seat: Seat) -> bool:
-    """Bots decide at once; an away player once the away wait is over (`seat_deadline`),
-    at once if there is none (SIXCLUB_AWAY_WAIT = 0)."""
-    return bool(seat.bot) or (seat.away and settings.SIXCLUB_AWAY_WAIT <= 0)
+    """Bots decide at once, and so does the fallback for a player who left on purpose;
+    for one who is away, once the away wait is over (`seat_deadline`), at once if there
+    is none (SIXCLUB_AWAY_WAIT = 0)."""
+    return bool(seat.bot) or (seat.away and (seat.left or settings.SIXCLUB_AWAY_WAIT <= 0))
 
 
 def seat_deadline(game: Game, table: Table, seat: Seat):

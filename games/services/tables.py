@@ -178,7 +178,7 @@ def seat_remove(*, table_id: int, user, position: int | None = None) -> None:
         if table.status == Table.Status.PLAYING:
             if own is None:
                 raise ServiceError("not_seated", _("You have no seat at this table."))
-            _set_away(table, own, away=True)
+            _set_away(table, own, away=True, left=True)
             return
         _require_open(table)
         if position is None or (own and own.position == position):
@@ -229,17 +229,19 @@ def seat_return(*, table_id: int, user) -> None:
         _set_away(table, seat, away=False)
 
 
-def _set_away(table: Table, seat: Seat, *, away: bool, now=None) -> None:
+def _set_away(table: Table, seat: Seat, *, away: bool, now=None, left=False) -> None:
     """Mark a seat away (since `now`) or back, and set the game's deadline again: an away
-    player is played for after the away wait (services.decisions.seat_deadline)."""
+    player is played for after the away wait (services.decisions.seat_deadline), one who
+    `left` on purpose at once."""
     now = now or timezone.now()
     seat.away = away
+    seat.left = away and left
     seat.away_since = now if away else None
     seat.timeouts = 0
     if not away:
         # Back at the table: the votes to give her seat to a bot are void.
         seat.replace_votes = []
-    seat.save(update_fields=["away", "away_since", "timeouts", "replace_votes"])
+    seat.save(update_fields=["away", "away_since", "left", "timeouts", "replace_votes"])
     game = Game.objects.select_for_update().get(table=table)
     version_before = game.version
     _advance(game, table, {s.position: s for s in table.seats.all()}, now)
@@ -295,7 +297,10 @@ def _give_seat_to_bot(table: Table, game: Game, seat: Seat, bot: str, state) -> 
     seat.away_since = None
     seat.timeouts = 0
     seat.replace_votes = []
-    seat.save(update_fields=["user", "bot", "away", "away_since", "timeouts", "replace_votes"])
+    seat.left = False
+    seat.save(
+        update_fields=["user", "bot", "away", "away_since", "left", "timeouts", "replace_votes"]
+    )
     seats = {s.position: s for s in table.seats.all()}
     seats[seat.position] = seat
     # What the fallback already chose for the absent player stays (a bot decides

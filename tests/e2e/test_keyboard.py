@@ -217,7 +217,9 @@ async def test_a_round_played_with_the_keyboard_only(daphne_server, chromium, lo
         final = await page.evaluate(READ)
         # The rows read "Row 1: 60, 93; 4 heads" ("Rangée 1 : …" once translated).
         for label, cards in zip(final["rowLabels"], final["rowCards"], strict=True):
-            assert re.fullmatch(r"\w+ [1-4]\s?: " + ", ".join(cards) + r"; \d+ \w+", label), label
+            assert re.fullmatch(r"\w+ [1-4]\s?: " + ", ".join(cards) + r"\s?; \d+ \w+", label), (
+                label
+            )
         assert final["announcerLive"] == "polite" and not final["announcerInLive"]
         if locale.startswith("en"):
             # The last turn's plays were read out ("Kim plays 42 on row 3." ...).

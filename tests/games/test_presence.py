@@ -15,6 +15,7 @@ from django.utils import timezone
 from games import engine, selectors, services, shutdown
 from games.models import Decision, Game, Seat, Table
 from tests.games import ws
+from tests.games.presence import goes_away
 
 pytestmark = pytest.mark.django_db
 nimmt = engine.get("nimmt")
@@ -154,7 +155,7 @@ def test_a_present_player_with_time_left_is_not_played_when_an_away_ones_deadlin
 ):
     settings.SIXCLUB_AWAY_WAIT, settings.SIXCLUB_TIME_BANK = 10, 60
     table = table_of(alice, bob, time_limit=30)
-    services.seat_remove(table_id=table.pk, user=bob)  # Bob away; both are awaited
+    goes_away(table, bob)  # Bob away; both are awaited
     game = game_of(table)
     start = game.point_started_at
     assert game.deadline == start + 10 * SECOND
@@ -200,9 +201,9 @@ def test_a_timeout_empties_the_bank_and_a_table_with_no_limit_has_none(alice, bo
 
 
 def bob_away_for(table, alice, turns):
-    """Bob leaves; for `turns` turns Alice plays and the computer plays Bob's card once
+    """Bob goes away; for `turns` turns Alice plays and the computer plays Bob's card once
     the away wait is over (the deal's first turns need no row to be chosen)."""
-    services.seat_remove(table_id=table.pk, user=bob_of(table))
+    goes_away(table, bob_of(table))
     for _turn in range(turns):
         alice_selects(table, alice)
         game = game_of(table)
@@ -244,7 +245,7 @@ def test_the_banner_counts_since_the_players_own_last_decision(alice, bob, setti
     # Bob decides himself (he is back), then is away again: one decision since.
     card = nimmt.load(game_of(table).state).hands[1][0]
     services.game_decide(table_id=table.pk, user=bob, decision={"type": "select", "card": card})
-    services.seat_remove(table_id=table.pk, user=bob)
+    goes_away(table, bob)
     alice_selects(table, alice)
     game = game_of(table)
     if 1 in nimmt.to_act(nimmt.load(game.state)):
@@ -290,7 +291,7 @@ def test_a_friendly_game_all_of_whose_players_left_is_abandoned_unfinished(alice
     settings.SIXCLUB_ABANDON_GAME = 600
     table = table_of(alice, bob)
     for user in (alice, bob):
-        services.seat_remove(table_id=table.pk, user=user)
+        goes_away(table, user)
     assert table.pk in lobby_ids(bob)["playing_tables"]
     assert services.presence_sweep()["games_ended"] == 0  # not for long enough yet
     Seat.objects.filter(table=table, user=alice).update(away_since=timezone.now() - 601 * SECOND)
@@ -327,7 +328,7 @@ def test_a_league_game_all_of_whose_players_left_is_finished_by_the_computer(ali
     )
     table = table_of(alice, bob, season=season)
     for user in (alice, bob):
-        services.seat_remove(table_id=table.pk, user=user)
+        goes_away(table, user)
     Seat.objects.filter(table=table).update(away_since=timezone.now() - 601 * SECOND)
     assert services.presence_sweep()["games_ended"] == 1
     table.refresh_from_db()
@@ -352,7 +353,7 @@ def test_a_timed_table_shows_each_players_bank_and_each_awaited_seats_deadline(
     services.table_start(table_id=table.pk, user=alice)
     point_opened_ago(table, 39.5)  # Alice is 9.5 s over her limit: 10 s, rounded up
     alice_selects(table, alice)
-    services.seat_remove(table_id=table.pk, user=bob)
+    goes_away(table, bob)
     page = page_of(table, bob)
     rows = {
         position: page[page.index(f'<tr data-seat="{position}"') :].split("</tr>")[0]

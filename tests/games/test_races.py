@@ -4,9 +4,11 @@ Each contender runs in its own thread with its own database connection, released
 by a barrier, so on PostgreSQL the row locks of games.services really are what decides.
 """
 
+import datetime
 import threading
 
 import pytest
+from django.conf import settings
 from django.db import connection
 
 from games import engine, services
@@ -115,7 +117,9 @@ def test_a_player_and_the_clock_race_and_the_turn_is_decided_once(alice, bob):
     services.table_start(table_id=table.pk, user=alice)
     game = Game.objects.get(table=table)
     hand = nimmt.load(game.state).hands[0]
-    Game.objects.filter(pk=game.pk).update(deadline=timezone.now())
+    # Time is data: the turn opened longer ago than the limit and the time banks.
+    opened = timezone.now() - datetime.timedelta(seconds=15 + settings.SIXCLUB_TIME_BANK)
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now(), point_started_at=opened)
     outcomes = race(
         lambda: services.game_decide(
             table_id=table.pk,

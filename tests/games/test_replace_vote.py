@@ -8,11 +8,12 @@ import datetime
 import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games import clock, engine, kinds, services
 from games.models import Decision, Game, Seat, Table
 from tests.games import ws
+from tests.games.presence import goes_away
 
 nimmt = engine.get("nimmt")
 STRONGEST = kinds.get("nimmt").strongest_bot
@@ -75,9 +76,8 @@ def clock_plays(table):
 
 def carol_away(alice, bob, carol, **options):
     table = three_players(alice, bob, carol, **options)
-    # "Leave (the computer plays for me)" during the game: she is away at once.
-    services.seat_remove(table_id=table.pk, user=carol)
-    assert seat_of(table, 2).away
+    # Her sockets closed for longer than the grace: she is away.
+    goes_away(table, carol)
     return table
 
 
@@ -209,7 +209,7 @@ def test_no_vote_before_the_game(alice, bob):
 @pytest.mark.django_db
 def test_the_organisers_replace_players_at_a_reserved_table(alice, bob, carol):
     table = carol_away(alice, bob, carol, reserved=True)
-    with pytest.raises(services.ServiceError) as refused:
+    with translation.override("en"), pytest.raises(services.ServiceError) as refused:
         vote(table, alice, 2)
     assert refused.value.code == "reserved"
     assert refused.value.message == "The organisers replace players at this table."
@@ -222,7 +222,7 @@ def test_the_votes_are_void_when_she_comes_back(alice, bob, carol):
     vote(table, alice, 2)
     services.seat_return(table_id=table.pk, user=carol)
     assert seat_of(table, 2).replace_votes == []
-    services.seat_remove(table_id=table.pk, user=carol)
+    goes_away(table, carol)
     vote(table, alice, 2)
     # Her own decision brings her back too.
     plays(table, carol, 2)

@@ -1,0 +1,18 @@
+"""Making a player away in tests the way the site does: her sockets have all been closed
+for longer than the grace, and the presence sweep finds it (games.services.presence).
+"Leave" (services.seat_remove) is another absence: the computer plays for her at once."""
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
+from games import services
+from games.models import Seat
+
+
+def goes_away(table, user) -> None:
+    long_ago = timezone.now() - timedelta(seconds=settings.SIXCLUB_AWAY_GRACE + 1)
+    Seat.objects.filter(table=table, user=user).update(seen_at=long_ago)
+    services.presence_sweep()
+    assert Seat.objects.get(table=table, user=user).away
