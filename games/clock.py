@@ -37,12 +37,6 @@ def tick() -> int:
     return moved
 
 
-def heartbeat_seconds() -> float:
-    """How often this process says its players are there: three times within the grace
-    after which a player not seen is away."""
-    return settings.SIXCLUB_AWAY_GRACE / 3
-
-
 async def run(tick_seconds: float = TICK_SECONDS) -> None:
     log.info("clock started")
     heartbeat_due = sweep_due = 0.0
@@ -53,7 +47,7 @@ async def run(tick_seconds: float = TICK_SECONDS) -> None:
             log.exception("clock tick failed")
         now = time.monotonic()
         if now >= heartbeat_due:
-            heartbeat_due = now + heartbeat_seconds()
+            heartbeat_due = now + services.heartbeat_seconds()
             # Read on the event loop, where the sockets live; written off it.
             sockets = shutdown.open_table_sockets()
             try:

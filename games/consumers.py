@@ -268,7 +268,7 @@ class TableConsumer(HtmlConsumer):
     Frames (docs/protocol.md): a whole `#live` when the decision point moved (a reveal, a
     row to choose, a new turn or round, the end) or the seats changed; within one decision
     point (a selection) only `#players`, plus the seat's own `#hand` when its selection
-    changed. `sent_version` and `sent_point` say what the screen shows.
+    changed. `sent_version`, `sent_point` and `sent_seats` say what the screen shows.
     """
 
     async def connect(self):
@@ -294,6 +294,7 @@ class TableConsumer(HtmlConsumer):
         self.sent_version = -1
         self.sent_point = None
         self.sent_selection = None
+        self.sent_seats = None
         self.pushing = asyncio.Lock()
         # Channels' AuthMiddleware read the session to find the user just now: the next
         # reading is due within one interval.
@@ -314,10 +315,6 @@ class TableConsumer(HtmlConsumer):
         shutdown.unregister(self)
         if self.room is not None:  # else refused at connect, perhaps before `user` was set
             await self._leave_room(table_group(self.table_id), user_group(self.user.pk))
-            # The grace before she is away counts from her last socket's close.
-            await database_sync_to_async(services.seat_seen)(
-                table_id=self.table_id, user_id=self.user.pk
-            )
 
     async def receive(self, text_data=None, bytes_data=None):
         if not await limits.allow(self.user.pk):
@@ -388,7 +385,15 @@ class TableConsumer(HtmlConsumer):
         user = self.user
         position = snapshot.position_of(user)
         selection = rendering.selection_of(snapshot, position)
-        if not force and version is not None and snapshot.point_version == self.sent_point:
+        # A seat saved with the move (an absence, a vote, a bot in a player's place)
+        # changes what every section says of the seats: the whole table then.
+        seats = snapshot.game.seats_version if snapshot.game else None
+        if (
+            not force
+            and version is not None
+            and snapshot.point_version == self.sent_point
+            and seats == self.sent_seats
+        ):
             html = rendering.update_frame(
                 snapshot, position, self.language, hand=selection != self.sent_selection
             )
@@ -399,6 +404,7 @@ class TableConsumer(HtmlConsumer):
             )
             self.sent_point = snapshot.point_version
         self.sent_selection = selection
+        self.sent_seats = seats
         if version is not None:
             self.sent_version = version
         await self.send(text_data=html)

@@ -234,6 +234,9 @@ def serve(tmp_path_factory, **extra_env):
     # The tests play as fast as the machine goes; the per-user message limit is for people.
     env.setdefault("WS_RATE_BURST", "1000")
     env.setdefault("WS_RATE_PER_MINUTE", "100000")
+    # A test's players open their pages when it needs them, not all the time: presence
+    # (away after 30 s without a socket) has servers of its own (tests/e2e/test_presence.py).
+    env.setdefault("AWAY_GRACE", "3600")
     base_url = os.environ.get("DATABASE_URL", "")
     database = None
     if base_url and _is_postgres(base_url):

@@ -16,7 +16,7 @@ from games.services.common import (
 )
 from games.services.decisions import game_decide, seat_deadline
 from games.services.paper import game_sheet_replace, paper_result, paper_seats, table_paper
-from games.services.presence import seat_seen, seats_seen
+from games.services.presence import heartbeat_seconds, seat_seen, seats_seen, unseen_for_away
 from games.services.presence import sweep as presence_sweep
 from games.services.tables import (
     between_rounds,
@@ -49,6 +49,8 @@ __all__ = [
     "paper_result",
     "paper_seats",
     "presence_sweep",
+    "heartbeat_seconds",
+    "unseen_for_away",
     "rematch_accept",
     "replace_candidate",
     "runs_table",

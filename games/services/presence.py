@@ -1,7 +1,8 @@
 """Presence (RULES §1.8): a seated player is present while a socket of hers is open at
-the table. Each process's clock says which of its sockets are open (`seats_seen`), a
-socket says so when it opens and closes (`seat_seen`); the sweep marks away the players
-not seen for SIXCLUB_AWAY_GRACE seconds and closes the tables nobody comes back to.
+the table. A socket says so when it opens (`seat_seen`), and each process's clock says
+which of its sockets are open every `heartbeat_seconds` (`seats_seen`); the sweep marks
+away the players none of whose sockets has been open for SIXCLUB_AWAY_GRACE seconds, and
+closes the tables nobody comes back to.
 
 Several processes run a clock: every write here is claimed under a row lock and checked
 again there, so each change is made once.
@@ -23,8 +24,21 @@ from games.services.tables import _set_away
 HUMAN = Q(bot="", user__isnull=False)
 
 
+def heartbeat_seconds() -> float:
+    """How often each process says which players its sockets hold."""
+    return settings.SIXCLUB_AWAY_GRACE / 3
+
+
+def unseen_for_away() -> timedelta:
+    """How long a seat goes unseen before its player is away. A closing socket writes
+    nothing (a socket's close stays free of database work): her last socket closed at
+    most one heartbeat after she was last seen, so the grace counts from one heartbeat
+    later."""
+    return timedelta(seconds=settings.SIXCLUB_AWAY_GRACE + heartbeat_seconds())
+
+
 def seat_seen(*, table_id: int, user_id: int, now=None) -> None:
-    """A socket of the player opened or closed at the table: she was there now."""
+    """A socket of the player opened at the table: she is there now."""
     Seat.objects.filter(table_id=table_id, user_id=user_id).update(seen_at=now or timezone.now())
 
 
@@ -57,7 +71,7 @@ def _not_seen_since(cutoff) -> Q:
 
 
 def _mark_away(now) -> int:
-    cutoff = now - timedelta(seconds=settings.SIXCLUB_AWAY_GRACE)
+    cutoff = now - unseen_for_away()
     gone = Seat.objects.filter(HUMAN, table__status=Table.Status.PLAYING, table__paper=False)
     gone = gone.filter(_not_seen_since(cutoff), away=False)
     marked = 0

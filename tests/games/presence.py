@@ -4,7 +4,6 @@ for longer than the grace, and the presence sweep finds it (games.services.prese
 
 from datetime import timedelta
 
-from django.conf import settings
 from django.utils import timezone
 
 from games import services
@@ -12,7 +11,7 @@ from games.models import Seat
 
 
 def goes_away(table, user) -> None:
-    long_ago = timezone.now() - timedelta(seconds=settings.SIXCLUB_AWAY_GRACE + 1)
+    long_ago = timezone.now() - services.unseen_for_away() - timedelta(seconds=1)
     Seat.objects.filter(table=table, user=user).update(seen_at=long_ago)
     services.presence_sweep()
     assert Seat.objects.get(table=table, user=user).away

@@ -119,9 +119,10 @@ def test_a_player_not_seen_for_the_grace_is_away_and_played_for_after_the_away_w
     table = table_of(alice, bob)  # no time limit
     now = timezone.now()
     Seat.objects.filter(table=table, user=alice).update(seen_at=now)
-    Seat.objects.filter(table=table, user=bob).update(seen_at=now - 29 * SECOND)
+    # Seen at most one heartbeat (10 s) before her last socket closed: 30 s after that.
+    Seat.objects.filter(table=table, user=bob).update(seen_at=now - 39 * SECOND)
     assert services.presence_sweep(now)["away"] == 0
-    Seat.objects.filter(table=table, user=bob).update(seen_at=now - 31 * SECOND)
+    Seat.objects.filter(table=table, user=bob).update(seen_at=now - 41 * SECOND)
     assert services.presence_sweep(now)["away"] == 1
     assert services.presence_sweep(now)["away"] == 0  # once
     bob_seat, alice_seat = seat_of(table, 1), seat_of(table, 0)
@@ -146,7 +147,7 @@ def test_a_game_never_seen_since_its_start_counts_from_the_start(alice, bob, set
     table = table_of(alice, bob)
     Seat.objects.filter(table=table).update(seen_at=None)
     assert services.presence_sweep()["away"] == 0
-    Game.objects.filter(table=table).update(started_at=timezone.now() - 31 * SECOND)
+    Game.objects.filter(table=table).update(started_at=timezone.now() - 41 * SECOND)
     assert services.presence_sweep()["away"] == 2
 
 
