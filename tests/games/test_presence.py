@@ -378,3 +378,14 @@ def test_the_lobby_offers_a_30_second_limit_first_and_no_limit_still(alice):
     select = page[page.index('id="id_time_limit"') :].split("</select>")[0]
     assert '<option value="30" selected>' in select
     assert '<option value="0">No limit</option>' in select
+
+
+@pytest.mark.parametrize("kind", ["six", "surprise"])
+def test_every_game_shows_the_players_banks(alice, bob, kind, settings):
+    settings.SIXCLUB_TIME_BANK = 60
+    table = services.table_create(user=alice, kind=kind, seats_count=2, options={}, time_limit=30)
+    services.seat_join(table_id=table.pk, user=bob)
+    services.table_start(table_id=table.pk, user=alice)
+    page = page_of(table, bob)
+    rows = [page[page.index(f'<tr data-seat="{n}"') :].split("</tr>")[0] for n in range(2)]
+    assert all("bank 60 s" in row for row in rows)
