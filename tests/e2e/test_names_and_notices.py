@@ -74,6 +74,13 @@ async def test_a_chat_messages_time_shows_on_the_readers_clock(
         await context.close()
 
 
+# Counts the socket's frames swapped into the page (htmx's ws extension).
+FRAMES_IN = (
+    "document.addEventListener('htmx:wsAfterMessage',"
+    " () => { window.framesIn = (window.framesIn || 0) + 1; });"
+)
+
+
 @SIZES
 async def test_play_waits_for_a_card_and_a_stale_notice_goes_with_the_next_frame(
     daphne_server, chromium, locale, viewport, zone
@@ -85,9 +92,12 @@ async def test_play_waits_for_a_card_and_a_stale_notice_goes_with_the_next_frame
     try:
         await sign_up(page, server, username, "Yann")
         table_id = start_game_with_bots(server, username)
+        await page.add_init_script(FRAMES_IN)
         await page.goto(f"{server.url}/tables/{table_id}/")
         cards = page.locator("#hand button.cardbtn")
         await cards.first.wait_for(timeout=TIMEOUT_MS)
+        # The socket's first frame redraws the hand: a card chosen before it would be lost.
+        await page.wait_for_function("() => window.framesIn > 0", timeout=TIMEOUT_MS)
         play = page.locator("#confirm-card")
         # Nothing to play yet: shown, but disabled.
         assert await play.is_visible()
