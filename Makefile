@@ -23,9 +23,12 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+# One task worker (recomputes, league mails: leagues/tasks.py) beside daphne; it stops with it.
 run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput --verbosity 0
+	$(PY) manage.py db_worker --no-reload & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) $(DAPHNE_ARGS) config.asgi:application
 
 test: install

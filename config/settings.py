@@ -86,6 +86,8 @@ INSTALLED_APPS = [
     "leagues",
     "chat",
     "axes",
+    "django_tasks",
+    "django_tasks_db",
 ]
 
 MIDDLEWARE = [
@@ -327,6 +329,13 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = DEBUG
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Background work (leagues/tasks.py: recomputes, league mails) is queued in the database and
+# run by `manage.py db_worker`, a process of its own (docs/deploy.md; `make run` starts one).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# A standings recompute started this many seconds ago and not finished lost its worker (killed,
+# crashed): the admin shows it as failed and lets it be started again (leagues/tasks.py).
+RECOMPUTE_TIMEOUT = env_int("RECOMPUTE_TIMEOUT", 30 * 60)
 
 # Mail (password resets, league notifications): SMTP when EMAIL_HOST is set, else printed
 # on the console; EMAIL_BACKEND names any other Django mail backend.

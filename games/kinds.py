@@ -65,6 +65,11 @@ class Kind:
     # The options of a table seated for a club evening or tournament: (event) -> the
     # engine's options. None: the engine's defaults.
     event_options: Callable | None = None
+    # The options of every table of one duplicate round, which play the same deals:
+    # (the options `event_options` gave, the players at each table) -> the options, so
+    # that every table plays the same game (e.g. the same number of hands rather than
+    # to a target each table reaches after its own). By default, the same options.
+    duplicate_options: Callable[[dict, int], dict] = lambda options, players: options
     # What `manage.py simulate` watches in this game's games besides points and times:
     # (seat bots' names) -> an object told `after(before, seat, decision, state, events,
     # bots)` of each decision and `game_over()`, whose `report()` is printed.

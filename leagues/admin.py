@@ -7,14 +7,10 @@ permissions they hold: being a league's admin is the permission.
 
 import copy
 import logging
-import subprocess
-import sys
 
 from django import forms
-from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.db.models import Count, Prefetch, Q
 from django.urls import reverse
 from django.utils import timezone
@@ -28,7 +24,7 @@ from accounts.admin import PlayerAdmin
 from accounts.models import User
 from games import kinds
 from games.models import Game, RoundScore, Seat, Table, TakenCard, number_bots
-from leagues import services
+from leagues import services, tasks
 from leagues.admin_night import NightAdminMixin, date_warning
 from leagues.admin_results import ResultsAdminMixin, lines_text, parse_lines
 from leagues.models import (
@@ -47,6 +43,7 @@ from leagues.models import (
     StandingsRecompute,
     Tournament,
     TournamentTable,
+    conservative,
     season_id_of,
     season_of,
 )
@@ -363,11 +360,18 @@ class LeagueAdmin(LeagueScopedAdmin):
         staff = league.admins.filter(is_staff=True).order_by("username")
         return ", ".join(f"{user.shown_name} ({user.username})" for user in staff) or "—"
 
+    def get_object(self, request, object_id, from_field=None):
+        league = super().get_object(request, object_id, from_field)
+        if league is not None:
+            # The invitation link whole, as one pastes it in a mail (`invite_link`).
+            league.invite_address = request.build_absolute_uri(league.get_invite_url())
+        return league
+
     @admin.display(description=_("invitation link"))
     def invite_link(self, league):
         if not league.pk:
             return "—"
-        return format_html("<code>{}</code>", league.get_invite_url())
+        return format_html("<code>{}</code>", league.invite_address)
 
     @admin.action(description=_("Make a new invitation link (the old one stops working)"))
     def new_invite_link(self, request, queryset):
@@ -376,7 +380,7 @@ class LeagueAdmin(LeagueScopedAdmin):
             self.message_user(
                 request,
                 gettext("%(league)s: new invitation link %(link)s")
-                % {"league": league, "link": league.get_invite_url()},
+                % {"league": league, "link": request.build_absolute_uri(league.get_invite_url())},
                 messages.SUCCESS,
             )
 
@@ -425,24 +429,11 @@ STANDINGS_SETTINGS = ("placement_points", "absence_score")
 RECOMPUTE_IN_REQUEST = 2000
 
 
-def start_recompute(job: StandingsRecompute) -> subprocess.Popen:
-    """Run `manage.py recompute_standings` for this job in a process of its own."""
-    command = [
-        sys.executable,
-        "manage.py",
-        "recompute_standings",
-        "--season",
-        str(job.season_id),
-        "--job",
-        str(job.pk),
-    ]
-    return subprocess.Popen(
-        command,
-        cwd=settings.BASE_DIR,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        start_new_session=True,  # outlives the request and a restart of the web process
-    )
+def start_recompute(job: StandingsRecompute):
+    """Queue this job's recompute for a worker (leagues/tasks.py). Queued in the request's
+    transaction: a worker sees it with the new settings, and it is not lost if the web process
+    stops right after the commit."""
+    return tasks.recompute_standings.enqueue(job.pk)
 
 
 @admin.register(Season)
@@ -493,7 +484,7 @@ class SeasonAdmin(LeagueScopedAdmin):
         self._recompute_in_background(request, season, games)
 
     def _recompute_in_background(self, request, season, games):
-        running = season.standings_recomputes.filter(finished_at__isnull=True).first()
+        running = tasks.under_way(season)
         if running is not None:
             self.message_user(
                 request,
@@ -507,8 +498,7 @@ class SeasonAdmin(LeagueScopedAdmin):
             )
             return
         job = StandingsRecompute.objects.create(season=season, games_total=games)
-        # Started once the new settings are committed, so that the process reads them.
-        transaction.on_commit(lambda: start_recompute(job))
+        start_recompute(job)
         self.message_user(
             request,
             format_html(
@@ -538,6 +528,11 @@ class SeasonAdmin(LeagueScopedAdmin):
             }
         if job.started_at is None:
             return gettext("Waiting to start (%(n)d games).") % {"n": job.games_total}
+        if tasks.is_lost(job):
+            return gettext(
+                "Failed: its worker stopped before the end (started at %(time)s). "
+                "Recompute the season again."
+            ) % {"time": date_format(localtime(job.started_at), "DATETIME_FORMAT")}
         return gettext("Running: %(done)d of %(n)d games recomputed.") % {
             "done": job.games_done,
             "n": job.games_total,
@@ -787,6 +782,18 @@ class ClubEventAdmin(NightAdminMixin, LeagueScopedAdmin):
     filter_horizontal = ("players",)
     list_select_related = ("season__league",)
     actions = ["generate_seating"]
+    readonly_fields = ("game_end",)
+
+    @admin.display(description=_("each game"))
+    def game_end(self, event):
+        """Which of the threshold and the rounds per game applies: both may be filled."""
+        if event.game_rounds:
+            return ngettext(
+                "%(n)d round (the threshold does not apply)",
+                "%(n)d rounds (the threshold does not apply)",
+                event.game_rounds,
+            ) % {"n": event.game_rounds}
+        return gettext("to the threshold, %(n)d (no rounds per game)") % {"n": event.threshold}
 
     def formfield_for_manytomany(self, db_field, request, **kwargs):
         # The present players are chosen among members (of the leagues the admin runs):
@@ -844,6 +851,7 @@ class EveningAdmin(ClubEventAdmin):
         "table_size",
         "threshold",
         "game_rounds",
+        "game_end",
         "tv_table",
         "notes",
     )
@@ -877,6 +885,7 @@ class TournamentAdmin(ClubEventAdmin):
         "table_size",
         "threshold",
         "game_rounds",
+        "game_end",
         "tv_table",
     )
     inlines = [TournamentTableInline]
@@ -887,8 +896,13 @@ class TournamentAdmin(ClubEventAdmin):
 
 class PlacingInline(ReadOnlyInline):
     model = Placing
-    fields = ("user", "seat", "heads", "rounds", "place", "won", "points", "mu", "sigma")
+    fields = ("user", "seat", "heads", "rounds", "place", "won", "points", "season_rating")
     readonly_fields = fields
+
+    @admin.display(description=_("rating in the season"))
+    def season_rating(self, placing):
+        """The rating the standings show after this game (μ − 3σ), not its two floats."""
+        return f"{conservative(placing.mu, placing.sigma):.1f}"
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("user")
@@ -920,7 +934,7 @@ class LeagueGameAdmin(ResultsAdminMixin, PlayerSearch, LeagueScopedAdmin):
             self.message_user(request, gettext("The standings are recomputed."), messages.INFO)
             return
         job = StandingsRecompute.objects.create(season=season, games_total=games)
-        transaction.on_commit(lambda: start_recompute(job))
+        start_recompute(job)
         self.message_user(
             request,
             gettext("The standings are being recomputed in the background (see the season)."),

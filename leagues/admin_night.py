@@ -114,11 +114,22 @@ class NightAdminMixin:
             services.night_swap(event=event, first=first, second=second)
             return _("The two players swapped seats.")
         slot_id, user_id = _seat_value(argument)
+        player = User.objects.get(pk=user_id)
         if action in ("remove", "absent"):
-            services.night_remove(
-                event=event, slot_id=slot_id, user_id=user_id, absent=action == "absent"
+            absent = action == "absent"
+            left = services.night_remove(
+                event=event, slot_id=slot_id, user_id=user_id, absent=absent
             )
-            return _("The player left the table.")
+            if left < event.min_table_size:
+                self.message_user(request, too_few_warning(left, event), messages.WARNING)
+            if absent:
+                return _(
+                    "%(player)s is marked absent and is no longer among the present players."
+                ) % {"player": player.shown_name}
+            return _(
+                "%(player)s left the table and is still among the present players: the next "
+                "round seats them."
+            ) % {"player": player.shown_name}
         if action == "replace":
             kind, _sep, value = request.POST[f"by_{slot_id}_{user_id}"].partition(":")
             if kind == "user":
@@ -130,11 +141,17 @@ class NightAdminMixin:
                 services.night_replace(
                     event=event, slot_id=slot_id, user_id=user_id, by_user=member
                 )
-            elif kind == "bot":
+                return _(
+                    "%(new)s takes the seat of %(player)s, and is among the present players "
+                    "instead."
+                ) % {"new": member.shown_name, "player": player.shown_name}
+            if kind == "bot":
                 services.night_replace(event=event, slot_id=slot_id, user_id=user_id, by_bot=value)
-            else:
-                raise ValueError(kind)
-            return _("The seat has a new player.")
+                return _(
+                    "A bot takes the seat of %(player)s, who is no longer among the present "
+                    "players."
+                ) % {"player": player.shown_name}
+            raise ValueError(kind)
         raise ValueError(action)
 
 
@@ -142,6 +159,18 @@ def _seat_value(value: str) -> tuple[int, int]:
     """ "<slot id>:<user id>", as the panel's buttons and choices write a seat."""
     slot_id, _sep, user_id = value.partition(":")
     return int(slot_id), int(user_id)
+
+
+def too_few_warning(left: int, event) -> str:
+    """Remove may leave a table below the event's fewest players (someone went home, and
+    nobody takes the seat): it still plays, and the organiser is told."""
+    return ngettext(
+        "The table now has %(n)d player, fewer than this event's fewest (%(fewest)d): it "
+        "still plays, with one player fewer.",
+        "The table now has %(n)d players, fewer than this event's fewest (%(fewest)d): it "
+        "still plays, with one player fewer.",
+        left,
+    ) % {"n": left, "fewest": event.min_table_size}
 
 
 def date_warning(event) -> str:

@@ -1,11 +1,13 @@
-"""League mails: a player seated at a club night, a request to join waiting for the
-league's admins, a score sheet waiting for its players' confirmation.
+"""League mails: a player seated at a club night, given a bye or taken out of a round, a
+request to join waiting for the league's admins, a score sheet waiting for its players'
+confirmation.
 
 leagues.services calls these in `transaction.on_commit`, so nothing is sent for a change
 that rolled back. Each mail is written in its recipient's language and goes only to
 active players with an email address who have not turned that kind of mail off
-(`accounts.User.notify_*`). A mail server that fails is logged, not raised: what was
-saved stays saved, and the page that saved it does not fail after the fact.
+(`accounts.User.notify_*`). The mails are written at once and sent by a task
+(`send_mails`, run by the worker). A mail server that fails is logged, not raised: what was
+saved stays saved.
 """
 
 import logging
@@ -18,6 +20,9 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+from django_tasks import task
+
+from accounts.models import User
 
 logger = logging.getLogger(__name__)
 
@@ -44,8 +49,18 @@ def _message(user, write: Callable[[], tuple[str, str]]) -> mail.EmailMessage:
 
 
 def _send(messages: list[mail.EmailMessage], what: str) -> int:
+    """Queue the mails for a worker (the request does not wait for the mail server); returns
+    how many were queued."""
     if not messages:
         return 0
+    send_mails.enqueue([[m.subject, m.body, m.to] for m in messages], what)
+    return len(messages)
+
+
+@task()
+def send_mails(mails: list[list], what: str) -> int:
+    """Send [subject, body, recipients] mails (a task: leagues/tasks.py). Returns those sent."""
+    messages = [mail.EmailMessage(subject=s, body=body, to=to) for s, body, to in mails]
     try:
         return mail.get_connection().send_messages(messages) or 0
     except Exception:  # the mail server's failure, whatever its kind: see the module's doc
@@ -67,9 +82,10 @@ def _names(users: Iterable) -> str:
 # --- a round of a club evening or tournament is seated ------------------------------------------
 
 
-def players_seated(*, event, tables) -> int:
-    """Mail each player seated at these new tables of the event: their table, its link,
-    the date and place, who else sits there. Returns the number of mails sent."""
+def players_seated(*, event, tables, user_ids=None) -> int:
+    """Mail each player seated at these new tables of the event (only those of `user_ids`,
+    when given: a replacement): their table, its link, the date and place, who else sits
+    there. Returns the number of mails sent."""
     from games.models import Seat
 
     slots = {
@@ -90,6 +106,8 @@ def players_seated(*, event, tables) -> int:
         at_table = players.get(table_id, [])
         for user in at_table:
             if not _wants(user, "notify_seated"):
+                continue
+            if user_ids is not None and user.pk not in user_ids:
                 continue
             others = [other for other in at_table if other.pk != user.pk]
             write = partial(_seated_text, event, league, slot, user, others)
@@ -122,13 +140,94 @@ def _seated_text(event, league, slot, user, others) -> tuple[str, str]:
     return subject, "\n".join(lines)
 
 
+def players_bye(*, event, round_number: int, user_ids) -> int:
+    """Mail each player the seating of a duplicate round left out (a bye): they sit this
+    round out. Returns the number of mails sent."""
+    league = event.season.league
+    messages = []
+    for user in User.objects.filter(pk__in=list(user_ids)).order_by("pk"):
+        if not _wants(user, "notify_seated"):
+            continue
+
+        def write(user=user):
+            event_name = str(event)
+            subject = _("%(league)s: %(event)s, round %(round)s, you have a bye") % {
+                "league": league.name,
+                "event": event_name,
+                "round": round_number,
+            }
+            lines = [
+                _("Hello %(name)s,") % {"name": user.shown_name},
+                "",
+                _("You sit out round %(round)s of %(event)s (%(league)s), on %(date)s: a bye.")
+                % {
+                    "round": round_number,
+                    "event": event_name,
+                    "league": league.name,
+                    "date": date_format(event.date, "DATE_FORMAT"),
+                },
+                _(
+                    "Every table of a duplicate round has the same number of players, and the "
+                    "players left over sit it out; nobody has a second bye before every "
+                    "present player has had one."
+                ),
+                _("The tournament's page: %(url)s") % {"url": absolute(event.get_absolute_url())},
+            ]
+            return subject, "\n".join(lines)
+
+        messages.append(_message(user, write))
+    return _send(messages, f"bye: {event!r}, round {round_number}")
+
+
+def player_unseated(*, event, round_number: int, user_id: int, by_name: str = "") -> int:
+    """Mail a player the organiser took out of a round, marked absent or replaced (by
+    `by_name`): they are no longer among the event's present players, and the next rounds
+    do not seat them. Returns the number of mails sent (0 or 1)."""
+    user = User.objects.filter(pk=user_id).first()
+    if user is None or not _wants(user, "notify_seated"):
+        return 0
+    league = event.season.league
+
+    def write():
+        event_name = str(event)
+        values = {
+            "round": round_number,
+            "event": event_name,
+            "league": league.name,
+            "date": date_format(event.date, "DATE_FORMAT"),
+            "by": by_name,
+        }
+        subject = _("%(league)s: %(event)s, you are no longer seated") % values
+        if by_name:
+            what = _(
+                "%(by)s takes your seat in round %(round)s of %(event)s (%(league)s), on %(date)s."
+            )
+        else:
+            what = _(
+                "You are marked absent from round %(round)s of %(event)s (%(league)s), on %(date)s."
+            )
+        lines = [
+            _("Hello %(name)s,") % {"name": user.shown_name},
+            "",
+            what % values,
+            _(
+                "You are no longer among the present players, so the next rounds do not "
+                "seat you: if you are there after all, tell the organiser."
+            ),
+        ]
+        return subject, "\n".join(lines)
+
+    return _send([_message(user, write)], f"unseated: {event!r}, round {round_number}")
+
+
 # --- a player asks to join a league -------------------------------------------------------------
 
 
 def join_request_waits(*, membership) -> int:
     """Mail the league's admins (its own, not every site admin) that a player asks to join:
     the league page lets them in, and a staff admin gets the admin's list of the league's
-    waiting requests too."""
+    waiting requests too. A league without admins has the site's admins (superusers, the
+    only staff who see every league's requests) mailed instead."""
     from leagues.admin import memberships_url
     from leagues.models import Membership
 
@@ -138,8 +237,11 @@ def join_request_waits(*, membership) -> int:
     if membership is None or membership.status != Membership.Status.PENDING:
         return 0  # let in, or gone, before the mail left
     league, player = membership.league, membership.user
+    admins = league.admins.all()
+    if not admins.exists():
+        admins = User.objects.filter(is_superuser=True).order_by("pk")
     messages = []
-    for admin in league.admins.exclude(pk=player.pk):
+    for admin in admins.exclude(pk=player.pk):
         if not _wants(admin, "notify_join_requests"):
             continue
 

@@ -147,6 +147,17 @@ def enter_absence(tally: Tally, score: int, *, when: datetime) -> None:
     tally.add(heads=score, rounds=1, won=False, points=0, when=when)
 
 
+def enter_absences(tallies: dict[int, Tally], absences, score: int | None) -> None:
+    """Add the absences and byes a season counts to its tallies (creating missing ones):
+    `absences`, (user, recorded at) pairs in the order they were recorded, each counted
+    by `enter_absence` when the season sets a `score` for them, none when it does not.
+    The season's standings and those of one of its months both count them here."""
+    if score is None:
+        return
+    for user, when in absences:
+        enter_absence(tallies.setdefault(user, Tally()), score, when=when)
+
+
 def enter_overall(
     outcome: Outcome, *, ratings: dict[int, tuple[float, float]]
 ) -> dict[int, tuple[float, float]]:

@@ -5,10 +5,23 @@ up to date as games end): one query however many games the season holds.
 """
 
 from collections import defaultdict
-from dataclasses import asdict, dataclass
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
-from django.db.models import BooleanField, Count, Exists, ExpressionWrapper, F, OuterRef, Q
+from django.contrib.auth import get_user_model
+from django.db.models import (
+    BooleanField,
+    Count,
+    Exists,
+    ExpressionWrapper,
+    F,
+    Max,
+    OuterRef,
+    Q,
+    Sum,
+    Window,
+)
+from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from leagues import scoring
@@ -54,7 +67,7 @@ def sorts(season: Season) -> dict[str, bool]:
 
 @dataclass
 class StandingRow:
-    standing: Standing
+    standing: "Standing | MonthStanding"
     rank: int | None = None
     # The placement points of the player's best results (Season.best_results games).
     best: int = 0
@@ -132,44 +145,100 @@ def ranking_key(season: Season):
 
 
 def season_months(season: Season) -> list:
-    """The months in which the season's games were played (first days, oldest first)."""
-    return list(Placing.objects.filter(season=season).dates("finished_at", "month"))
+    """The months in which the season's games were played, or absences it counts were
+    recorded (first days, oldest first)."""
+    months = set(Placing.objects.filter(season=season).dates("finished_at", "month"))
+    if season.absence_score is not None:
+        months.update(season.absences.dates("created_at", "month"))
+    return sorted(months)
 
 
-def _month_totals(season: Season, month) -> list[Standing]:
-    """The season's standings over the games of one month, added up from their placings
-    (unsaved Standing rows: the rating is the one after the player's last game of it)."""
-    tallies: dict[int, scoring.Tally] = {}
-    users = {}
-    placings = (
-        Placing.objects.filter(
-            season=season, finished_at__year=month.year, finished_at__month=month.month
+def _month_window(month) -> tuple[datetime, datetime]:
+    """The first and last instants of the month of `month` (a date), in the current time
+    zone: a range the database compares as such (the `__month` lookup would extract the
+    month of every row of the season)."""
+    start = timezone.make_aware(datetime(month.year, month.month, 1))
+    following = (start.replace(tzinfo=None) + timedelta(days=32)).replace(day=1)
+    return start, timezone.make_aware(following) - timedelta(microseconds=1)
+
+
+@dataclass
+class MonthStanding(scoring.Tally):
+    """A player's figures over one month of a season: what their `Standing` holds for the
+    whole season (a model instance would cost the month's page more than the figures)."""
+
+    user: object = None
+
+    @property
+    def user_id(self) -> int:
+        return self.user.pk
+
+    @property
+    def rating(self) -> float:
+        return conservative(self.mu, self.sigma)
+
+
+def _month_totals(season: Season, month) -> list[MonthStanding]:
+    """The season's standings over one month, added up as the season's are: its games, then
+    the absences the season counts (scoring.enter_absences, as the recompute does). The
+    rating is the one after the player's last game of the month.
+
+    The database sums the games (what `scoring.Tally.add` adds up game by game in a stored
+    standing), and only each player's latest games are read, for the trend and the rating:
+    a month's page costs what the season's does, however many games the month holds."""
+    window = _month_window(month)
+    players = (
+        get_user_model()
+        .objects.filter(placings__season=season, placings__finished_at__range=window)
+        .only("username", "display_name")
+        .annotate(
+            month_games=Count("placings"),
+            month_rounds=Sum("placings__rounds"),
+            month_heads=Sum("placings__heads"),
+            month_wins=Count("placings", filter=Q(placings__won=True)),
+            month_points=Sum("placings__points"),
+            month_last_played=Max("placings__finished_at"),
         )
-        .select_related("user")
-        .order_by("entry_id")
     )
-    for placing in placings:
-        tally = tallies.setdefault(placing.user_id, scoring.Tally())
-        users[placing.user_id] = placing.user
-        tally.add(
-            heads=placing.heads,
-            rounds=placing.rounds,
-            won=placing.won,
-            points=placing.points,
-            when=placing.finished_at,
+    users, tallies = {}, {}
+    for player in players:
+        users[player.pk] = player
+        tallies[player.pk] = scoring.Tally(
+            games=player.month_games,
+            rounds=player.month_rounds,
+            heads=player.month_heads,
+            wins=player.month_wins,
+            points=player.month_points,
+            last_played=player.month_last_played,
         )
-        tally.mu, tally.sigma = placing.mu, placing.sigma
-    return [
-        Standing(season=season, user=users[user_id], **asdict(tally))
-        for user_id, tally in tallies.items()
-    ]
+    latest = (
+        Placing.objects.filter(season=season, finished_at__range=window)
+        .alias(latest=Window(RowNumber(), partition_by="user_id", order_by=F("entry_id").desc()))
+        .filter(latest__lte=scoring.TREND_LENGTH)
+        .order_by("entry_id")
+        .values_list("user_id", "heads", "rounds", "mu", "sigma")
+    )
+    for user_id, heads, rounds, mu, sigma in latest:
+        tally = tallies[user_id]
+        tally.trend.append([heads, rounds])
+        tally.mu, tally.sigma = mu, sigma
+    scoring.enter_absences(
+        tallies,
+        season.absences.filter(created_at__range=window)
+        .order_by("pk")
+        .values_list("user_id", "created_at"),
+        season.absence_score,
+    )
+    # Players whose only counted games of the month are absences.
+    users.update(get_user_model().objects.in_bulk(list(tallies.keys() - users.keys())))
+    return [MonthStanding(user=users[user_id], **vars(tally)) for user_id, tally in tallies.items()]
 
 
 def _best_results(season: Season, rows: list[StandingRow], month=None) -> None:
     """Fill each row's `best`: the placement points of its Season.best_results best games."""
     placings = Placing.objects.filter(season=season)
     if month is not None:
-        placings = placings.filter(finished_at__year=month.year, finished_at__month=month.month)
+        placings = placings.filter(finished_at__range=_month_window(month))
     points = defaultdict(list)
     for user_id, value in placings.values_list("user_id", "points"):
         points[user_id].append(value)
@@ -438,7 +507,7 @@ def tournament_standings(*, tournament) -> list[TournamentRow]:
     """Players of a tournament's finished games, ranked by the tournament's format.
 
     - Duplicate: by duplicate score (each game's score against the average of the same
-      seat of the same deal at the round's other tables; fewest heads or most points
+      seat of the same deal at all the round's tables; fewest heads or most points
       first), then the raw score. A round counts once every table of it has finished.
     - Swiss: by placement points (the season's table), then the opponents' points
       (Buchholz), then the score.

@@ -5,9 +5,10 @@ called by games.services inside its own transactions (through games.signals and
 leagues.receivers); everything else is called by views, the admin and management commands.
 """
 
+import datetime
 import random
 import secrets
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 from django.db import transaction
 from django.utils import timezone
@@ -478,10 +479,11 @@ def season_recompute(*, season, progress=None) -> int:
                         stale.append(p)
                 other = next(theirs, None)
 
-        if season.absence_score is not None:
-            for absence in season.absences.order_by("pk"):
-                tally = tallies.setdefault(absence.user_id, scoring.Tally())
-                scoring.enter_absence(tally, season.absence_score, when=absence.created_at)
+        scoring.enter_absences(
+            tallies,
+            season.absences.order_by("pk").values_list("user_id", "created_at"),
+            season.absence_score,
+        )
 
         Placing.objects.filter(season=season).delete()
         Placing.objects.bulk_create(placings, batch_size=BATCH)
@@ -573,13 +575,19 @@ def seating_generate(*, event, seed: int | None = None) -> list:
             seated = sorted(sorted(players, key=lambda pk: ranks[pk])[: event.final_size])
             duplicate = False
         if duplicate and len(seated) % event.table_size:
-            # Every table of a duplicate round is the same size: the last in the ranking
-            # (by standing), or players drawn at random, sit this round out.
+            # Every table of a duplicate round is the same size: some sit this round out.
+            # Nobody has a second bye before every present player has had one; among those
+            # with the fewest byes, the last in the ranking (by standing), or players drawn
+            # at random.
             order = (
                 sorted(seated, key=lambda pk: ranks[pk])
                 if ranks
                 else rng.sample(seated, len(seated))
             )
+            had = Counter(
+                Absence.objects.filter(tournament=event, bye=True).values_list("user_id", flat=True)
+            )
+            order.sort(key=lambda pk: -had[pk])
             cut = len(seated) - len(seated) % event.table_size
             seated, byes = sorted(order[:cut]), order[cut:]
             if not seated:
@@ -604,6 +612,11 @@ def seating_generate(*, event, seed: int | None = None) -> list:
         deal_seed = rng.randrange(1, 2**62) if duplicate else None
         round_number = last_round + 1
         game = season.game
+        options = game.event_options(event) if game.event_options else {}
+        if duplicate:
+            # Every table of the round plays the same game as well as the same deals (the
+            # same number of hands, not each to its own end): its Kind says how.
+            options = game.duplicate_options(options, sizes[0])
         tables: list[Table] = []
         for number, group in enumerate(groups, start=1):
             try:
@@ -611,7 +624,7 @@ def seating_generate(*, event, seed: int | None = None) -> list:
                     user=players[group[0]],
                     kind=game.name,
                     seats_count=len(group),
-                    options=game.event_options(event) if game.event_options else {},
+                    options=options,
                     name=_table_name(event, round_number, number),
                     deal_seed=deal_seed,
                     creator_sits=False,
@@ -629,6 +642,10 @@ def seating_generate(*, event, seed: int | None = None) -> list:
         for user_id in byes:
             _absent(event, round_number, players[user_id], bye=True)
         transaction.on_commit(lambda: notify.players_seated(event=event, tables=tables))
+        if byes:
+            transaction.on_commit(
+                lambda: notify.players_bye(event=event, round_number=round_number, user_ids=byes)
+            )
     return tables
 
 
@@ -699,15 +716,18 @@ def night_swap(*, event, first: tuple[int, int], second: tuple[int, int]) -> Non
     from accounts.models import User
 
     with transaction.atomic():
-        slot_a, slot_b = (_open_slot(event, slot_id) for slot_id, _user in (first, second))
-        if slot_a.pk == slot_b.pk:
-            raise LeagueError("same_table", _("These two players already sit at the same table."))
+        user_a, user_b = first[1], second[1]
+        if user_a == user_b:
+            raise LeagueError("same_player", _("Choose two different players to swap."))
+        slot_a = _open_slot(event, first[0])
+        # Two seats of one table swap too: the order of the seats is the order of play.
+        slot_b = slot_a if second[0] == slot_a.pk else _open_slot(event, second[0])
         if slot_a.round != slot_b.round:
             raise LeagueError("other_round", _("Only players of the same round can swap."))
-        user_a, user_b = first[1], second[1]
         position_a, position_b = _position(slot_a, user_a), _position(slot_b, user_b)
-        _reserve(slot_a, remove=user_a, add=user_b)
-        _reserve(slot_b, remove=user_b, add=user_a)
+        if slot_a.pk != slot_b.pk:
+            _reserve(slot_a, remove=user_a, add=user_b)
+            _reserve(slot_b, remove=user_b, add=user_a)
         _assign(slot_a, position_a)
         _assign(slot_b, position_b)
         _assign(slot_a, position_a, user=User.objects.get(pk=user_b))
@@ -716,7 +736,9 @@ def night_swap(*, event, first: tuple[int, int], second: tuple[int, int]) -> Non
 
 def night_replace(*, event, slot_id: int, user_id: int, by_user=None, by_bot: str = "") -> None:
     """Give a player's seat, before the game starts, to another member (not seated in the
-    round yet) or to a bot of the season's game. The player leaves the round's seating."""
+    round yet) or to a bot of the season's game. The player leaves the round's seating and
+    the event's present players, and the member joins them, so that the next round seats
+    the one who came; both are mailed."""
     with transaction.atomic():
         slot = _open_slot(event, slot_id)
         position = _position(slot, user_id)
@@ -728,27 +750,52 @@ def night_replace(*, event, slot_id: int, user_id: int, by_user=None, by_bot: st
             _reserve(slot, remove=user_id, add=by_user.pk)
             _assign(slot, position)
             _assign(slot, position, user=by_user)
+            event.players.add(by_user)
+            by_name = by_user.shown_name
+            transaction.on_commit(
+                lambda: notify.players_seated(
+                    event=event, tables=[slot.table], user_ids=[by_user.pk]
+                )
+            )
         elif by_bot:
             _reserve(slot, remove=user_id)
             _assign(slot, position, bot=by_bot)
+            # The bot's label, translated in each mail's language.
+            by_name = dict(event.season.game.bot_choices).get(by_bot, by_bot)
         else:
             raise LeagueError("no_one", _("Choose a member or a bot to take the seat."))
+        event.players.remove(user_id)
+        transaction.on_commit(
+            lambda: notify.player_unseated(
+                event=event, round_number=slot.round, user_id=user_id, by_name=by_name
+            )
+        )
 
 
-def night_remove(*, event, slot_id: int, user_id: int, absent: bool = True) -> None:
+def night_remove(*, event, slot_id: int, user_id: int, absent: bool = True) -> int:
     """Take a player out of a round's table before its game starts (the others play
-    without them); `absent` records an absence, which the season may count."""
+    without them); returns how many players the table keeps. `absent` records an absence,
+    which the season may count, and takes the player out of the event's present players
+    (mailed); without it the player stays present, and the next round seats them."""
     from accounts.models import User
 
     with transaction.atomic():
         slot = _open_slot(event, slot_id)
         position = _position(slot, user_id)
-        if slot.table.seats.count() <= 2:
+        left = slot.table.seats.count() - 1
+        if left < 2:
             raise LeagueError("too_few", _("A table needs at least two players."))
         _reserve(slot, remove=user_id)
         _assign(slot, position)
         if absent:
             _absent(event, slot.round, User.objects.get(pk=user_id), bye=False)
+            event.players.remove(user_id)
+            transaction.on_commit(
+                lambda: notify.player_unseated(
+                    event=event, round_number=slot.round, user_id=user_id
+                )
+            )
+    return left
 
 
 def night_start(*, event, slot_ids: list[int], user=None) -> list:
@@ -788,7 +835,7 @@ def _absent(event, round_number: int, user, *, bye: bool) -> Absence:
             season=season, user=user
         )
         tally = _tally(standing)
-        scoring.enter_absence(tally, season.absence_score, when=timezone.now())
+        scoring.enter_absence(tally, season.absence_score, when=absence.created_at)
         _set_tally(standing, tally).save()
     return absence
 
@@ -846,6 +893,11 @@ def sheet_enter(
         )
     if season.closed:
         raise LeagueError("season_closed", _("This season is closed."))
+    if played_on > timezone.localdate():
+        raise LeagueError(
+            "played_later",
+            _("The sheet is dated later than today: enter it once the game is played."),
+        )
     if len({player.pk for player in players}) != len(players):
         raise LeagueError("twice", _("Each player is on the sheet once."))
     if len(players) not in season.game.players:
@@ -981,23 +1033,34 @@ def sheet_confirm_all(*, sheet, user) -> ScoreSheet:
 
 
 def _count_if_agreed(sheet) -> None:
-    """Every player has confirmed: the sheet becomes its table's game, which enters the
-    season (games.services.paper_result, through games.signals.game_finished)."""
+    """Every player has confirmed (a disputed sheet too, once whoever disputed it agrees,
+    or a league admin confirms it for all): the sheet becomes its table's game, which
+    enters the season (games.services.paper_result, through games.signals.game_finished)
+    on the day it was played. Call with the sheet's row locked: it counts once."""
     from games import paper
     from games import services as game_services
 
     players = {p.pk for p in sheet_players(sheet)}
     agreed = set(sheet.answers.filter(confirmed=True).values_list("user_id", flat=True))
-    if sheet.status == ScoreSheet.Status.DISPUTED or not players <= agreed:
+    if sheet.status == ScoreSheet.Status.CONFIRMED or not players <= agreed:
         return
     try:
-        game_services.paper_result(table_id=sheet.table_id, lines=sheet.lines)
+        game_services.paper_result(
+            table_id=sheet.table_id, lines=sheet.lines, finished_at=_played_at(sheet)
+        )
     except paper.SheetError as error:
         raise _sheet_error(error) from None
     except game_services.ServiceError as error:
         raise LeagueError(error.code, error.message) from None
     sheet.status = ScoreSheet.Status.CONFIRMED
     sheet.save(update_fields=["status"])
+
+
+def _played_at(sheet) -> datetime.datetime:
+    """When a game played on paper finished, for the standings and "last played": noon,
+    the club's time, on the day written on its sheet (now, if that noon is still to come)."""
+    noon = datetime.datetime.combine(sheet.played_on, datetime.time(12))
+    return min(timezone.make_aware(noon, timezone.get_default_timezone()), timezone.now())
 
 
 def table_to_paper(*, event, slot_id: int) -> None:

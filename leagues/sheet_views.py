@@ -101,6 +101,8 @@ def sheet_new(request, slug):
     initial = {}
     if table is not None:
         initial["season"] = table.league_table.season_id
+        if hasattr(table, "evening_slot"):
+            initial["played_on"] = table.evening_slot.evening.date
         for seat in table.seats.order_by("position")[:players]:
             initial[f"player_{seat.position}"] = seat.user_id
     form = SheetForm(

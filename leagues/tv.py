@@ -14,11 +14,19 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ObjectDoesNotExist
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.translation import gettext as _
 
 from games import announce, rendering
 from games.models import Table, number_bots
 from leagues import selectors
-from leagues.models import Evening, EveningTable, Season, Tournament, TournamentTable
+from leagues.models import (
+    Evening,
+    EveningTable,
+    Season,
+    SeatingMethod,
+    Tournament,
+    TournamentTable,
+)
 
 # The events a TV shows, by the word of their URLs (/leagues/<slug>/<word>/<pk>/tv/).
 EVENTS = {"evenings": Evening, "tournaments": Tournament}
@@ -145,8 +153,10 @@ def _tv_table(slot, higher_wins: bool, secret: bool) -> TvTable:
 
 @dataclass
 class TvStandings:
-    """Rank, player, games and the column that ranks them, the best first."""
+    """Rank, player, games and the column that ranks them, the best first, under the name
+    of what they rank (the tournament, or the season)."""
 
+    title: str
     label: str
     rows: list[tuple]  # (rank, name, games, value)
 
@@ -154,19 +164,31 @@ class TvStandings:
 def standings(event) -> TvStandings:
     """A tournament's own standings; an evening's season's (the ranked players)."""
     season: Season = event.season
-    game = season.game
     if isinstance(event, Tournament):
         rows = selectors.tournament_standings(tournament=event)[:STANDINGS_ROWS]
+        label, value = _tournament_deciding(event)
         return TvStandings(
-            label=game.score_label,
-            rows=[(row.rank, row.user.shown_name, row.games, row.heads) for row in rows],
+            title=event.name,
+            label=label,
+            rows=[(row.rank, row.user.shown_name, row.games, value(row)) for row in rows],
         )
     rows = [row for row in selectors.season_standings(season=season) if row.rank is not None]
     label, value = _deciding(season)
     return TvStandings(
+        title=season.name,
         label=label,
         rows=[(row.rank, row.player, row.games, value(row)) for row in rows[:STANDINGS_ROWS]],
     )
+
+
+def _tournament_deciding(tournament: Tournament):
+    """The label and value of the figure the tournament ranks by first
+    (selectors.tournament_standings)."""
+    if tournament.duplicate:
+        return _("Duplicate"), lambda row: f"{row.duplicate or 0.0:.2f}"
+    if tournament.seating == SeatingMethod.SWISS:
+        return _("Placement points"), lambda row: row.points
+    return tournament.season.game.score_label, lambda row: row.heads
 
 
 def _deciding(season: Season):

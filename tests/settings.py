@@ -13,3 +13,6 @@ from config.settings import *  # noqa: E402, F403
 from config.settings import INSTALLED_APPS  # noqa: E402
 
 INSTALLED_APPS = [*INSTALLED_APPS, "tests.games.highcard"]
+
+# Tasks run at once in the test's process (the real worker has tests/live/test_worker.py).
+TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}

@@ -10,12 +10,14 @@ from games.kinds import Kind, OptionsForm
 from games.six import bots as six_bots
 from games.six import engine as six_engine
 from games.six import replay
-from games.six.engine.options import BALANCED_PLAYERS
+from games.six.engine.options import BALANCED_PLAYERS, HANDS_RANGE
+from games.six.engine.options import DEFAULT_PLAYERS as SIX_DEFAULT_PLAYERS
 from games.six.engine.options import DEFAULTS as SIX_DEFAULTS
 
 
 class SixOptions(OptionsForm):
-    """The options of RULES §3.5: the deck, the target, the balanced deal (4 players)."""
+    """The options of RULES §3.5: the deck, the end (a target, or a fixed number of hands
+    as in a duplicate round, RULES §5), the balanced deal (4 players)."""
 
     deck = forms.TypedChoiceField(
         label=_("Deck"),
@@ -23,14 +25,35 @@ class SixOptions(OptionsForm):
         initial=40,
         choices=[(40, _("40 cards")), (48, _("48 cards (with 8s and 9s)"))],
     )
+    # Not posted (a form of before it was offered): to the target.
+    end = forms.TypedChoiceField(
+        label=_("End of the game"),
+        initial="target",
+        required=False,
+        empty_value="target",
+        choices=[
+            ("target", _("When a hand's winner reaches the target")),
+            ("hands", _("After a fixed number of hands")),
+        ],
+    )
     target = forms.IntegerField(label=_("Target (points)"), min_value=5, max_value=200, initial=30)
+    hands = forms.IntegerField(
+        label=_("Number of hands"),
+        min_value=HANDS_RANGE[0],
+        max_value=HANDS_RANGE[1],
+        initial=SIX_DEFAULT_PLAYERS,
+        help_text=_("A multiple of the players, so that every seat opens as often."),
+    )
+    # The lobby shows each only for its end (static/js/lobby.js).
+    shown_when = {"target": ("end", "target"), "hands": ("end", "hands")}
     balanced = forms.BooleanField(
         label=_("Balanced deal (4 players)"), required=False, initial=False
     )
 
     @classmethod
     def options(cls, data: dict) -> dict:
-        return {"deck": data["deck"], "target": data["target"], "balanced": data["balanced"]}
+        end = data["end"]
+        return {"deck": data["deck"], "end": end, end: data[end], "balanced": data["balanced"]}
 
     @classmethod
     def check(cls, data: dict, players: int) -> None:
@@ -90,15 +113,37 @@ def _six_sheet(lines, players):
 
 
 def _six_summary(options: dict) -> str:
-    """The target ("to 30 points"), then what differs from the usual game."""
-    target = options.get("target", SIX_DEFAULTS["target"])
-    parts = [ngettext("to %(n)s point", "to %(n)s points", abs(target)) % {"n": target}]
+    """How the game ends ("to 30 points", "8 hands"), then what differs from the usual game."""
+    if options.get("end") == "hands":
+        hands = options["hands"]
+        parts = [ngettext("%(n)s hand", "%(n)s hands", hands) % {"n": hands}]
+    else:
+        target = options.get("target", SIX_DEFAULTS["target"])
+        parts = [ngettext("to %(n)s point", "to %(n)s points", abs(target)) % {"n": target}]
     deck = options.get("deck", SIX_DEFAULTS["deck"])
     if deck != SIX_DEFAULTS["deck"]:
         parts.append(gettext("%(n)s cards") % {"n": deck})
     if options.get("balanced"):
         parts.append(gettext("balanced deal"))
     return ", ".join(parts)
+
+
+def _event_options(event) -> dict:
+    """A club evening's or tournament's tables: its rounds per game, if it fixes them, are
+    Six's hands; else the engine's defaults (to 30 points)."""
+    if event.game_rounds:
+        return {"end": "hands", "hands": event.game_rounds}
+    return {}
+
+
+def _duplicate_options(options: dict, players: int) -> dict:
+    """RULES §5: every table of a duplicate round plays the same number of hands, a
+    multiple of the players so that every seat opens as often: the event's hands rounded
+    up to one, or as many hands as players (every seat opens once)."""
+    hands = options["hands"] if options.get("end") == "hands" else players
+    hands = -(-hands // players) * players
+    ending = {"end": "hands", "hands": hands}
+    return {key: value for key, value in options.items() if key != "target"} | ending
 
 
 def _board(v, seats, **_) -> dict:
@@ -128,6 +173,8 @@ SIX = Kind(
     bot_notes=six_bots.BOT_NOTES,
     replay_context=replay.six_replay_context,
     league_totals=hand_points,
+    event_options=_event_options,
+    duplicate_options=_duplicate_options,
     higher_wins=True,
     score_label=_("Points"),
     per_round_label=_("Points per hand"),

@@ -257,7 +257,8 @@ def test_a_missing_field_of_the_chosen_game_is_refused_next_to_it(alice_client, 
 @pytest.mark.parametrize(
     ("game", "other"),
     [
-        ("six", {"end": "never", "threshold": "many", "deal": "?", "live_scores": "on"}),
+        # "end" is Six's own field too (a target or a number of hands).
+        ("six", {"rounds": "never", "threshold": "many", "deal": "?", "live_scores": "on"}),
         ("nimmt", {"deck": "52", "target": "ten", "balanced": "on"}),
         ("surprise", {"threshold": "", "deck": "x", "target": "", "rounds": "99"}),
     ],

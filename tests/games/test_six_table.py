@@ -46,7 +46,7 @@ def test_the_lobby_offers_six_with_its_options(alice):
     data = {"kind": "six", "seats_count": "4", "time_limit": "0", "deck": "48", "target": "10"}
     form = TableForm({**data, "balanced": "on"}, user=alice)
     assert form.is_valid(), form.errors
-    assert form.options() == {"deck": 48, "target": 10, "balanced": True}
+    assert form.options() == {"deck": 48, "end": "target", "target": 10, "balanced": True}
     assert [value for value, _label in form.fields["seats_count"].choices] == list(range(2, 9))
 
 
@@ -80,7 +80,7 @@ def open_six_table(alice, bob) -> Table:
     assert response.status_code == 302, response.content.decode()
     table = Table.objects.get()
     assert table.kind == "six"
-    assert table.options == {"deck": 40, "target": 10, "balanced": False}
+    assert table.options == {"deck": 40, "end": "target", "target": 10, "balanced": False}
     services.seat_add_bot(table_id=table.pk, user=alice, bot="six_heuristic")
     services.seat_add_bot(table_id=table.pk, user=alice, bot="six_random")
     assert client_of(bob).post(reverse("table_join", args=[table.pk])).status_code == 302

@@ -347,14 +347,17 @@ def test_changing_placement_points_recomputes_the_standings_at_once(
     assert points == {"alice": 10 + 4, "bob": 4 + 10, "carol": 1 + 1}
 
 
+@pytest.mark.django_db(transaction=True)  # the worker runs outside a test transaction
 def test_a_large_season_is_recomputed_in_the_background_with_progress(
-    club_admin, season, alice, bob, carol, monkeypatch, django_capture_on_commit_callbacks
+    club_admin, season, alice, bob, carol, monkeypatch, settings
 ):
     from django.core.management import call_command
+    from django_tasks_db.models import DBTaskResult
 
     from leagues import admin as league_admin
     from leagues.models import StandingsRecompute
 
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
     monkeypatch.setattr(league_admin, "RECOMPUTE_IN_REQUEST", 1)
     finished_game(season, [alice, bob, carol], [[1, 5, 9]])
     finished_game(season, [alice, bob, carol], [[7, 2, 9]])
@@ -368,27 +371,32 @@ def test_a_large_season_is_recomputed_in_the_background_with_progress(
         "min_games": 1,
         "best_results": 10,
     }
-    with django_capture_on_commit_callbacks(execute=False) as started:
-        response = club_admin.post(url, form, follow=True)
+    response = club_admin.post(url, form, follow=True)
     assert b"being recomputed in the background" in response.content
-    assert len(started) == 1  # the process starts once the new points are committed
+    # Queued with the new points, in the same transaction: nothing has run yet.
+    assert DBTaskResult.objects.get().task_path == "leagues.tasks.recompute_standings"
     job = StandingsRecompute.objects.get(season=season)
     assert job.games_total == 2 and job.started_at is None
     assert b"Waiting to start (2 games)" in club_admin.get(url).content
-    # What the process runs (the test's transaction is not visible to another process).
-    call_command("recompute_standings", season=season.pk, job=job.pk)
+    # What the worker process runs, here in the test's process.
+    call_command("db_worker", batch=True, startup_delay=False, reload=False, verbosity=0)
     job.refresh_from_db()
     assert job.finished_at is not None and job.games_done == 2 and not job.error
+    assert DBTaskResult.objects.get().status == "SUCCESSFUL"
     assert b"from 2 games." in club_admin.get(url).content
     points = dict(Standing.objects.values_list("user__username", "points"))
     assert points == {"alice": 14, "bob": 14, "carol": 2}
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_background_recompute_runs_in_a_process_of_its_own(
-    season, alice, bob, carol, monkeypatch
+def test_the_background_recompute_runs_in_the_worker_process(
+    season, alice, bob, carol, monkeypatch, settings
 ):
-    """The real process, on PostgreSQL (CI): it reads the test database through DATABASE_URL."""
+    """The real worker process, on PostgreSQL (CI): it reads the test database through
+    DATABASE_URL."""
+    import subprocess
+    import sys
+
     from django.db import connection
 
     from leagues.admin import start_recompute
@@ -396,15 +404,19 @@ def test_the_background_recompute_runs_in_a_process_of_its_own(
 
     if connection.vendor != "postgresql":
         pytest.skip("another process cannot see this SQLite test database")
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
     db = connection.settings_dict
     monkeypatch.setenv(
         "DATABASE_URL",
         f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
     )
+    monkeypatch.setenv("DJANGO_SETTINGS_MODULE", "config.settings")
     finished_game(season, [alice, bob, carol], [[1, 5, 9]])
     Season.objects.filter(pk=season.pk).update(placement_points="10,4,1")
     job = StandingsRecompute.objects.create(season=season, games_total=1)
-    assert start_recompute(job).wait(timeout=120) == 0
+    start_recompute(job)
+    worker = [sys.executable, "manage.py", "db_worker", "--batch", "--no-startup-delay"]
+    assert subprocess.run(worker, cwd=settings.BASE_DIR, timeout=120).returncode == 0
     job.refresh_from_db()
     assert job.finished_at is not None and job.games_done == 1 and not job.error
     points = dict(Standing.objects.values_list("user__username", "points"))

@@ -184,28 +184,30 @@ def test_a_new_invitation_link_replaces_the_old_one(club_admin, club, make_playe
 
 
 def test_the_recompute_action_sends_a_large_season_to_the_background(
-    club_admin, season, alice, bob, carol, monkeypatch, django_capture_on_commit_callbacks
+    club_admin, season, alice, bob, carol, monkeypatch, settings
 ):
+    from django_tasks_db.models import DBTaskResult
+
     from leagues import admin as league_admin
 
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
     monkeypatch.setattr(league_admin, "RECOMPUTE_IN_REQUEST", 1)
     finished_game(season, [alice, bob, carol], [[1, 5, 9]])
     finished_game(season, [alice, bob, carol], [[7, 2, 9]])
     data = {"action": "recompute_standings", "_selected_action": [season.pk]}
     url = reverse("admin:leagues_season_changelist")
-    with django_capture_on_commit_callbacks(execute=False) as started:
-        response = club_admin.post(url, data, follow=True)
+    response = club_admin.post(url, data, follow=True)
     assert "being recomputed in the background" in response.content.decode()
-    assert len(started) == 1
+    assert DBTaskResult.objects.count() == 1
     job = StandingsRecompute.objects.get(season=season)
     assert job.games_total == 2 and job.finished_at is None
     season_page = reverse("admin:leagues_season_change", args=[season.pk])
     assert "Waiting to start (2 games)." in club_admin.get(season_page).content.decode()
-    # A second click while it runs starts nothing more.
-    with django_capture_on_commit_callbacks(execute=False) as started:
-        response = club_admin.post(url, data, follow=True)
+    # A second click while it waits queues nothing more.
+    response = club_admin.post(url, data, follow=True)
     assert "already under way" in response.content.decode()
-    assert not started and StandingsRecompute.objects.filter(season=season).count() == 1
+    assert DBTaskResult.objects.count() == 1
+    assert StandingsRecompute.objects.filter(season=season).count() == 1
 
 
 def test_the_recompute_action_recomputes_a_small_season_at_once(club_admin, season, alice, bob):

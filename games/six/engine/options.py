@@ -7,9 +7,10 @@ MAX_PLAYERS = 8
 DEFAULT_PLAYERS = 4  # RULES 3.1: for the table form; new_game always names its players
 BALANCED_PLAYERS = 4  # RULES 3.4, 3.5
 TARGET_RANGE = (5, 200)  # RULES 3.5
+HANDS_RANGE = (1, 40)  # RULES §5: a duplicate round plays a fixed number of hands
 
-DEFAULTS = {"deck": 40, "target": 30, "balanced": False}
-KNOWN = tuple(DEFAULTS)
+DEFAULTS = {"deck": 40, "end": "target", "target": 30, "balanced": False}
+KNOWN = ("deck", "end", "target", "hands", "balanced")
 
 
 def check_players(players):
@@ -20,7 +21,11 @@ def check_players(players):
 
 
 def normalize_options(options, players):
-    """The complete options of a table of `players`: `deck`, `target` and `balanced`.
+    """The complete options of a table of `players`: `deck`, `end`, `balanced`, and
+    exactly one of `target` (end = "target": RULES 3.5) or `hands` (end = "hands": the game
+    ends after that many hands, as a duplicate round plays it, RULES §5). A value given
+    for the other one is still checked, then dropped. `hands` has no default: a
+    fixed-length game must say how long it is.
 
     Unknown names are refused, so that a typo never silently plays a different game.
     """
@@ -36,11 +41,15 @@ def normalize_options(options, players):
     deck = merged["deck"]
     if type(deck) is not int or deck not in (40, 48):
         raise OptionsError(f"deck must be 40 or 48 (cards), not {deck!r}")
-    low, high = TARGET_RANGE
-    target = merged["target"]
-    # JSON true/false are Python bools, which are ints; a target of `true` is no number.
-    if type(target) is not int or not low <= target <= high:
-        raise OptionsError(f"target must be a whole number from {low} to {high}, not {target!r}")
+    end = merged["end"]
+    if end not in ("target", "hands"):
+        raise OptionsError(f"end must be 'target' or 'hands', not {end!r}")
+    _check_range(merged, "target", TARGET_RANGE)
+    if "hands" in merged:
+        _check_range(merged, "hands", HANDS_RANGE)
+    elif end == "hands":
+        low, high = HANDS_RANGE
+        raise OptionsError(f"hands is required when end is 'hands' (a number from {low} to {high})")
     balanced = merged["balanced"]
     if type(balanced) is not bool:
         raise OptionsError(f"balanced must be true or false, not {balanced!r}")
@@ -48,4 +57,12 @@ def normalize_options(options, players):
         raise OptionsError(
             f"balanced deals are for {BALANCED_PLAYERS} players only, not {players} (RULES 3.5)"
         )
-    return {"deck": deck, "target": target, "balanced": balanced}
+    return {"deck": deck, "end": end, end: merged[end], "balanced": balanced}
+
+
+def _check_range(options, name, bounds):
+    low, high = bounds
+    value = options[name]
+    # JSON true/false are Python bools, which are ints; a target of `true` is no number.
+    if type(value) is not int or not low <= value <= high:
+        raise OptionsError(f"{name} must be a whole number from {low} to {high}, not {value!r}")

@@ -2,6 +2,7 @@
 
     {"format": "sixclub-record/1", "game": "six",
      "options": {"deck": 40, "target": 30, "balanced": false},
+     (or "options": {"deck": 40, "end": "hands", "hands": 4, "balanced": false}: RULES §5)
      "players": ["alice", "bob", "carol", "dave"],
      "rounds": [{"hands": [["6-oros", ...], ...], "turns": [[2, "6-oros"], [3, null], ...]}]}
 
@@ -32,14 +33,16 @@ def record(state, players):
     if len(players) != state.players:
         raise ValueError(f"{len(players)} names given for {state.players} seats")
     options = state.options
+    if options.get("end") == "hands":
+        # RULES §5: a game of a fixed number of hands says so; a game to a target keeps
+        # the options RULES §4.3 shows.
+        ending = {"end": "hands", "hands": options["hands"]}
+    else:
+        ending = {"target": options["target"]}
     return {
         "format": FORMAT,
         "game": KIND,
-        "options": {
-            "deck": options["deck"],
-            "target": options["target"],
-            "balanced": options["balanced"],
-        },
+        "options": {"deck": options["deck"], **ending, "balanced": options["balanced"]},
         "players": list(players),
         "rounds": [
             {
@@ -88,6 +91,11 @@ class _Replay(RecordReader):
             self.turn = None
             if not rounds:
                 self.fail("the record has no hands: the game is not over")
+            if self.options["end"] == "hands":
+                self.fail(
+                    f"the record ends after hand {len(rounds)} of {self.options['hands']}: "
+                    "the game is not over"
+                )
             self.fail(
                 f"the record ends after hand {len(rounds)} but no hand's winner has reached "
                 f"the target {self.options['target']} (totals {list(state.totals)}): "
@@ -96,6 +104,11 @@ class _Replay(RecordReader):
         return result(state)
 
     def _why_over(self, state):
+        if self.options["end"] == "hands":
+            return (
+                f"the game is played over {self.options['hands']} hands, so it ended before "
+                "this one"
+            )
         winner = state.history[-1][1][-1][0]
         return (
             f"the game ended after hand {self.round - 1}: its winner, seat {winner}, reached "

@@ -239,7 +239,7 @@ def apply(state, seat, decision):
 
 def _end_hand(s, winner, events):
     """RULES 3.3: the winner gains 5 plus every card left in the other hands; every other
-    seat loses one point per card left in its own hand. Then the target, or a new hand."""
+    seat loses one point per card left in its own hand. Then the end, or a new hand."""
     left = [len(hand) for hand in s.hands]
     points = [-count for count in left]
     points[winner] = WINNER_BONUS + sum(left)
@@ -258,8 +258,7 @@ def _end_hand(s, winner, events):
             "heads": list(left),
         }
     )
-    if s.totals[winner] >= s.options["target"]:
-        # RULES 3.5: the game ends after the hand whose winner's total reaches the target.
+    if _game_ends(s, winner):
         s.phase = "over"
         s.to_move = None
         outcome = result(s)
@@ -269,6 +268,17 @@ def _end_hand(s, winner, events):
     else:
         s.round += 1
         _open_hand(s, events)
+
+
+def _game_ends(s, winner):
+    """Whether the hand just scored is the game's last."""
+    options = s.options
+    # A game begun before the `end` option was known plays to its target.
+    if options.get("end") == "hands":
+        # RULES §5: a game of a fixed number of hands (a duplicate round's) ends after it.
+        return s.round >= options["hands"]
+    # RULES 3.5: the game ends after the hand whose winner's total reaches the target.
+    return s.totals[winner] >= options["target"]
 
 
 # --- used by records.replay to play a recorded deal instead of a seeded one ---------------

@@ -52,7 +52,9 @@ def view(state, seat):
         "round_scores": [list(points) for points in state.round_scores],
         "totals": list(state.totals),
         "scoring": "higher",  # totals and round_scores are points: the highest total wins
-        "target": state.options["target"],
+        # How the game ends: at a target of points, or after a number of hands (RULES §5).
+        "target": state.options.get("target"),
+        "hands": state.options.get("hands"),
         # The end of the last hand is shown through the new hand's first turn round the
         # table (its first turns may be passes), not only its first turn.
         "summary_turns": state.players,

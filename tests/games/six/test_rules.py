@@ -52,8 +52,9 @@ def test_deck_of_48_adds_8_and_9_to_each_suit():  # RULES 3.1
 
 
 def test_options_defaults_are_40_cards_target_30_not_balanced():  # RULES 3.1, 3.5
-    assert six.normalize_options({}, 4) == {"deck": 40, "target": 30, "balanced": False}
-    assert six.normalize_options(None, 2) == {"deck": 40, "target": 30, "balanced": False}
+    usual = {"deck": 40, "end": "target", "target": 30, "balanced": False}
+    assert six.normalize_options({}, 4) == usual
+    assert six.normalize_options(None, 2) == usual
     assert six.DEFAULT_PLAYERS == 4
 
 

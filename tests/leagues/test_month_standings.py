@@ -1,0 +1,79 @@
+"""A month's standings add up as the season's do, counted absences included (issue 32)."""
+
+import datetime
+
+import pytest
+from django.urls import reverse
+
+from leagues import selectors, services
+from leagues.models import Absence, LeagueGame, Placing, Season, Standing
+from tests.leagues.conftest import finished_game
+
+pytestmark = pytest.mark.django_db
+
+FIGURES = ("games", "rounds", "heads", "wins", "points", "rating", "last_played")
+
+
+def figures(row):
+    return {name: getattr(row, name) for name in FIGURES}
+
+
+def test_a_counted_absence_counts_in_its_month_as_in_the_season(client, season, alice, bob):
+    Season.objects.filter(pk=season.pk).update(absence_score=20)
+    season.refresh_from_db()
+    old = finished_game(season, [alice, bob], [[1, 9]])  # last month
+    finished_game(season, [alice, bob], [[9, 1], [2, 3]])  # this month, 2 rounds
+    last_month = old.finished_at.replace(day=1) - datetime.timedelta(days=1)
+    LeagueGame.objects.filter(game=old).update(finished_at=last_month)
+    Placing.objects.filter(entry__game=old).update(finished_at=last_month)
+    Absence.objects.create(season=season, user=bob, round=1)  # this month
+    services.season_recompute(season=season)
+
+    whole = {row.player: row for row in selectors.season_standings(season=season)}
+    # The season counts Bob's absence: 3 games, 1 + 2 + 1 rounds, 9 + 4 + 20 heads.
+    assert (whole["Bob"].games, whole["Bob"].rounds, whole["Bob"].heads) == (3, 4, 33)
+    months = selectors.season_months(season)
+    assert [m.month for m in months] == [last_month.month, old.finished_at.month]
+    page = client.get(
+        reverse("league", args=["club"]),
+        {"season": season.pk, "month": months[1].strftime("%Y-%m")},
+    )
+    month = {row.player: row for row in page.context["rows"]}
+    # This month is the season without last month's game: the season's arithmetic over it.
+    assert figures(month["Bob"]) == {
+        "games": 2,
+        "rounds": 3,
+        "heads": 24,
+        "wins": 1,
+        "points": 6,
+        "rating": whole["Bob"].rating,
+        "last_played": whole["Bob"].last_played,
+    }
+    assert figures(month["Alice"]) == {
+        "games": 1,
+        "rounds": 2,
+        "heads": 11,
+        "wins": 0,
+        "points": 5,
+        "rating": whole["Alice"].rating,
+        "last_played": whole["Alice"].last_played,
+    }
+    # The trend is the season's latest games that fall in the month.
+    assert month["Bob"].trend == whole["Bob"].trend[1:]
+    assert [row.player for row in page.context["rows"]] == ["Alice", "Bob"]
+
+
+def test_a_month_of_absences_only_is_listed_and_ranks_them(season, alice, bob):
+    Season.objects.filter(pk=season.pk).update(absence_score=20)
+    season.refresh_from_db()
+    old = finished_game(season, [alice, bob], [[1, 9]])
+    last_month = old.finished_at.replace(day=1) - datetime.timedelta(days=1)
+    LeagueGame.objects.filter(game=old).update(finished_at=last_month)
+    Absence.objects.create(season=season, user=bob, round=1)
+    services.season_recompute(season=season)
+    months = selectors.season_months(season)
+    assert len(months) == 2
+    rows = selectors.season_standings(season=season, month=months[-1])
+    standing = Standing.objects.get(season=season, user=bob)
+    assert [(row.player, row.games, row.rounds, row.heads) for row in rows] == [("Bob", 1, 1, 20)]
+    assert rows[0].last_played == standing.last_played
