@@ -48,9 +48,10 @@ GAMES = {
         "field": ("#id_live_scores", "on"),
     },
 }
+# Fields only one game has (6 qui prend ! and Six both have an `end`, each its own).
 OWN_FIELDS = {
-    "nimmt": ["#id_end", "#id_threshold", "#id_rounds", "#id_deal", "#id_card_limit"],
-    "six": ["#id_deck", "#id_target", "#id_balanced"],
+    "nimmt": ["#id_threshold", "#id_rounds", "#id_deal", "#id_card_limit"],
+    "six": ["#id_deck", "#id_target", "#id_hands", "#id_balanced"],
     "surprise": [],
 }
 CREATED = re.compile(r".*/tables/\d+/$")
