@@ -8,6 +8,18 @@ import sys
 from tests import servers as live
 from tests.e2e.test_play_in_browser import PASSWORD, sign_up
 
+# Counts the socket's frames swapped into a page (htmx's ws extension): add it to a page or
+# context before it loads, then `after_first_frame`.
+FRAMES_IN = (
+    "document.addEventListener('htmx:wsAfterMessage',"
+    " () => { window.framesIn = (window.framesIn || 0) + 1; });"
+)
+
+
+async def after_first_frame(page, timeout: float = 30_000) -> None:
+    """The socket's first frame has redrawn the table: what is measured or chosen now stays."""
+    await page.wait_for_function("() => window.framesIn > 0", timeout=timeout)
+
 
 async def log_in(page, server, username):
     await page.goto(f"{server.url}/accounts/login/")

@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from tests.e2e.helpers import FRAMES_IN, after_first_frame
 from tests.e2e.test_play_in_browser import DESKTOP, TIMEOUT_MS, note_console_error, sign_up
 
 pytestmark = pytest.mark.e2e
@@ -74,13 +75,6 @@ async def test_a_chat_messages_time_shows_on_the_readers_clock(
         await context.close()
 
 
-# Counts the socket's frames swapped into the page (htmx's ws extension).
-FRAMES_IN = (
-    "document.addEventListener('htmx:wsAfterMessage',"
-    " () => { window.framesIn = (window.framesIn || 0) + 1; });"
-)
-
-
 @SIZES
 async def test_play_waits_for_a_card_and_a_stale_notice_goes_with_the_next_frame(
     daphne_server, chromium, locale, viewport, zone
@@ -97,7 +91,7 @@ async def test_play_waits_for_a_card_and_a_stale_notice_goes_with_the_next_frame
         cards = page.locator("#hand button.cardbtn")
         await cards.first.wait_for(timeout=TIMEOUT_MS)
         # The socket's first frame redraws the hand: a card chosen before it would be lost.
-        await page.wait_for_function("() => window.framesIn > 0", timeout=TIMEOUT_MS)
+        await after_first_frame(page, TIMEOUT_MS)
         play = page.locator("#confirm-card")
         # Nothing to play yet: shown, but disabled.
         assert await play.is_visible()
@@ -162,7 +156,10 @@ async def test_the_seats_offer_the_strongest_bot_and_mark_a_new_player_with_a_ba
             "print('TABLE', table.pk)"
         )
         table_id = int(re.search(r"TABLE (\d+)", out).group(1))
+        await page.add_init_script(FRAMES_IN)
         await page.goto(f"{server.url}/tables/{table_id}/")
+        # The socket's first frame redraws the seats: measure the picker it draws.
+        await after_first_frame(page, TIMEOUT_MS)
         picker = page.locator("#seats select[name=bot]")
         await picker.wait_for(timeout=TIMEOUT_MS)
         assert await picker.input_value() == "expert"

@@ -17,7 +17,7 @@ import time
 import pytest
 
 from tests import servers as live
-from tests.e2e.helpers import GameReader, log_in
+from tests.e2e.helpers import FRAMES_IN, GameReader, after_first_frame, log_in
 from tests.e2e.test_play_in_browser import TIMEOUT_MS, note_console_error, sign_up
 from tests.e2e.test_six_game import READER, SETUP
 
@@ -127,7 +127,10 @@ async def test_a_game_goes_on_without_a_player_who_closed_her_browser(
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.on("console", lambda message: note_console_error(errors, message))
         await log_in(page, server, alice_name)
+        await page.add_init_script(FRAMES_IN)
         await page.goto(table_url)
+        # The socket's first frame redraws the table: measure the banner it draws.
+        await after_first_frame(page, TIMEOUT_MS)
         banner = page.locator("#away-banner")
         await banner.wait_for(timeout=TIMEOUT_MS)
         text = " ".join((await banner.inner_text()).split())
