@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from games import clock, engine, selectors, services
 from games.models import Decision, Game, Seat, Table
+from tests.games.presence import seat_of, sources
 
 pytestmark = pytest.mark.django_db
 nimmt = engine.get("nimmt")
@@ -49,10 +50,6 @@ def view_of(table):
     return nimmt.view(state_of(table), None)
 
 
-def seat_of(table, position):
-    return Seat.objects.get(table=table, position=position)
-
-
 def alice_plays(table, alice):
     """Alice makes the decisions awaited from her in this turn: her highest card, the
     first row."""
@@ -71,14 +68,6 @@ def time_runs_out(table):
     assert game.deadline is not None
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - datetime.timedelta(seconds=1))
     assert clock.tick() == 1
-
-
-def sources(table, seat):
-    return list(
-        Decision.objects.filter(game__table=table, seat=seat)
-        .order_by("seq")
-        .values_list("source", flat=True)
-    )
 
 
 def test_two_timeouts_in_a_row_mark_the_player_away_and_the_computer_plays_at_once(alice, bob):

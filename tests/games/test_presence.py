@@ -13,9 +13,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import engine, selectors, services, shutdown
-from games.models import Decision, Game, Seat, Table
+from games.models import Game, Seat, Table
 from tests.games import ws
-from tests.games.presence import goes_away
+from tests.games.presence import goes_away, seat_of, sources
 
 pytestmark = pytest.mark.django_db
 nimmt = engine.get("nimmt")
@@ -38,18 +38,6 @@ def table_of(alice, bob, *, time_limit=0, rounds=1, season=None):
 
 def game_of(table):
     return Game.objects.get(table=table)
-
-
-def seat_of(table, position):
-    return Seat.objects.get(table=table, position=position)
-
-
-def sources(table, seat):
-    return list(
-        Decision.objects.filter(game__table=table, seat=seat)
-        .order_by("seq")
-        .values_list("source", flat=True)
-    )
 
 
 def alice_selects(table, alice):

@@ -13,7 +13,7 @@ from django.utils import timezone, translation
 from games import clock, engine, kinds, services
 from games.models import Decision, Game, Seat, Table
 from tests.games import ws
-from tests.games.presence import goes_away
+from tests.games.presence import goes_away, seat_of
 
 nimmt = engine.get("nimmt")
 STRONGEST = kinds.get("nimmt").strongest_bot
@@ -40,10 +40,6 @@ def three_players(alice, bob, carol, *, time_limit=0, reserved=False):
 @pytest.fixture
 def carol(make_player):
     return make_player("carol", display_name="Carol")
-
-
-def seat_of(table, position):
-    return Seat.objects.get(table=table, position=position)
 
 
 def state_of(table):
