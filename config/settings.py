@@ -336,6 +336,9 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 # A standings recompute started this many seconds ago and not finished lost its worker (killed,
 # crashed): the admin shows it as failed and lets it be started again (leagues/tasks.py).
 RECOMPUTE_TIMEOUT = env_int("RECOMPUTE_TIMEOUT", 30 * 60)
+# Up to this many games, a season's standings are recomputed in the admin's request that
+# changed its settings (a few seconds at most); beyond, by the worker.
+SIXCLUB_RECOMPUTE_IN_REQUEST = env_int("RECOMPUTE_IN_REQUEST", 2000)
 
 # Mail (password resets, league notifications): SMTP when EMAIL_HOST is set, else printed
 # on the console; EMAIL_BACKEND names any other Django mail backend.

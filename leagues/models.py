@@ -50,6 +50,14 @@ class League(models.Model):
     def get_invite_url(self):
         return reverse("league_invite", args=[self.invite_code])
 
+    def get_members_admin_url(self, status: str = "") -> str:
+        """The admin's list of this league's memberships (of one status): where its members
+        are managed."""
+        query = f"?league__id__exact={self.pk}"
+        if status:
+            query += f"&status__exact={status}"
+        return reverse("admin:leagues_membership_changelist") + query
+
     def is_admin(self, user) -> bool:
         """Site superusers and the league's own admins run the league."""
         if not user.is_authenticated:

@@ -23,6 +23,8 @@ from django.utils.translation import gettext as _
 from django_tasks import task
 
 from accounts.models import User
+from games.models import Seat
+from leagues.models import Membership, ScoreSheet
 
 logger = logging.getLogger(__name__)
 
@@ -86,8 +88,6 @@ def players_seated(*, event, tables, user_ids=None) -> int:
     """Mail each player seated at these new tables of the event (only those of `user_ids`,
     when given: a replacement): their table, its link, the date and place, who else sits
     there. Returns the number of mails sent."""
-    from games.models import Seat
-
     slots = {
         slot.table_id: slot
         for slot in event.seated_tables.filter(table__in=tables).select_related("table")
@@ -228,9 +228,6 @@ def join_request_waits(*, membership) -> int:
     the league page lets them in, and a staff admin gets the admin's list of the league's
     waiting requests too. A league without admins has the site's admins (superusers, the
     only staff who see every league's requests) mailed instead."""
-    from leagues.admin import memberships_url
-    from leagues.models import Membership
-
     membership = (
         Membership.objects.select_related("league", "user").filter(pk=membership.pk).first()
     )
@@ -261,7 +258,7 @@ def join_request_waits(*, membership) -> int:
             if admin.is_staff or admin.is_superuser:
                 lines.append(
                     _("or from the requests waiting in the admin: %(url)s")
-                    % {"url": absolute(memberships_url(league, Membership.Status.PENDING))}
+                    % {"url": absolute(league.get_members_admin_url(Membership.Status.PENDING))}
                 )
             return subject, "\n".join(lines)
 
@@ -276,8 +273,6 @@ def sheet_waits(*, sheet, by, again: bool = False) -> int:
     """Mail the players of a score sheet who have still to answer it (never `by`, who just
     entered or fixed it): the sheet's page, where they confirm or dispute it. `again`: a
     league admin wrote it anew, and every earlier answer was cleared."""
-    from leagues.models import ScoreSheet
-
     sheet = ScoreSheet.objects.select_related("season__league", "table").filter(pk=sheet.pk).first()
     if sheet is None or sheet.status != ScoreSheet.Status.PENDING:
         return 0  # confirmed for all, disputed or removed before the mail left

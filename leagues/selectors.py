@@ -24,6 +24,10 @@ from django.db.models import (
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
+from games import kinds
+from games import selectors as game_selectors
+from games.models import Seat, TakenCard, number_bots
+from games.selectors import listed_to, shown_to
 from leagues import scoring
 from leagues.models import (
     League,
@@ -31,6 +35,7 @@ from leagues.models import (
     Membership,
     Placing,
     PlayerRating,
+    ScoreSheet,
     Season,
     SeatingMethod,
     Standing,
@@ -498,9 +503,7 @@ def result_of(table, in_play: frozenset) -> dict | None:
 
 def deals_in_play() -> frozenset:
     """The deal seeds some table still plays (games.selectors.deals_in_play), read once."""
-    from games.selectors import deals_in_play as seeds
-
-    return frozenset(seeds().values_list("deal_seed", flat=True))
+    return frozenset(game_selectors.deals_in_play().values_list("deal_seed", flat=True))
 
 
 def tournament_standings(*, tournament) -> list[TournamentRow]:
@@ -578,8 +581,6 @@ def tournament_standings(*, tournament) -> list[TournamentRow]:
 
 def event_rounds(event) -> list[tuple[int, list[dict]]]:
     """An evening's or tournament's tables, round by round: who sat, and their heads."""
-    from games.models import number_bots
-
     rounds = defaultdict(list)
     slots = list(
         event.seated_tables.select_related("table__game__league_entry").prefetch_related(
@@ -647,9 +648,6 @@ def player_game_figures(*, player, kind, viewer=None, limit: int = 200) -> dict:
     The best and worst games are named and linked: only those `viewer` may see listed
     (games.selectors.listed_to); the scores per round are figures of every game shown to
     `viewer` (games.selectors.shown_to)."""
-    from games.models import Seat
-    from games.selectors import listed_to, shown_to
-
     seats = (
         Seat.objects.filter(
             user=player, table__kind=kind.name, table__game__finished_at__isnull=False
@@ -699,9 +697,6 @@ def player_cards_taken(*, player, kind: str, viewer=None, limit: int = 8) -> lis
     """The cards of game `kind` the player picked up most often, over their games shown to
     `viewer` (games.selectors.shown_to: not those whose deal another table still plays, as
     a duplicate round's piles are the hands dealt)."""
-    from games.models import TakenCard
-    from games.selectors import shown_to
-
     return list(
         TakenCard.objects.filter(
             game__table__kind=kind,
@@ -717,8 +712,6 @@ def player_cards_taken(*, player, kind: str, viewer=None, limit: int = 8) -> lis
 
 def sheets_awaiting(user):
     """The score sheets of games the player played that wait for their answer."""
-    from leagues.models import ScoreSheet
-
     return (
         ScoreSheet.objects.filter(
             table__seats__user=user,
@@ -734,9 +727,6 @@ def player_profile(*, player, viewer) -> dict:
     """Everything the league part of a profile page shows (leagues.profile.profile): the
     player's leagues, then for each game they have finished or been rated in, its
     figures."""
-    from games import kinds
-    from games.models import Seat
-
     played = set()
     ratings = {}
     if player.pk:

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
+from games.models import Table
 from leagues import selectors, services
 from leagues.models import League, Membership, ScoreSheet
 
@@ -77,8 +78,6 @@ def _size(request, name: str, default: int, low: int, high: int) -> int:
 @login_required
 def sheet_new(request, slug):
     """Enter a game played with real cards: the grid fits a phone; the players confirm."""
-    from games.models import Table
-
     league = get_object_or_404(League, slug=slug)
     is_admin = league.is_admin(request.user)
     seasons = league.seasons.filter(closed=False)

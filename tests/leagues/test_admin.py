@@ -349,16 +349,15 @@ def test_changing_placement_points_recomputes_the_standings_at_once(
 
 @pytest.mark.django_db(transaction=True)  # the worker runs outside a test transaction
 def test_a_large_season_is_recomputed_in_the_background_with_progress(
-    club_admin, season, alice, bob, carol, monkeypatch, settings
+    club_admin, season, alice, bob, carol, settings
 ):
     from django.core.management import call_command
     from django_tasks_db.models import DBTaskResult
 
-    from leagues import admin as league_admin
     from leagues.models import StandingsRecompute
 
     settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
-    monkeypatch.setattr(league_admin, "RECOMPUTE_IN_REQUEST", 1)
+    settings.SIXCLUB_RECOMPUTE_IN_REQUEST = 1
     finished_game(season, [alice, bob, carol], [[1, 5, 9]])
     finished_game(season, [alice, bob, carol], [[7, 2, 9]])
     url = reverse("admin:leagues_season_change", args=[season.pk])

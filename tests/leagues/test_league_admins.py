@@ -184,14 +184,12 @@ def test_a_new_invitation_link_replaces_the_old_one(club_admin, club, make_playe
 
 
 def test_the_recompute_action_sends_a_large_season_to_the_background(
-    club_admin, season, alice, bob, carol, monkeypatch, settings
+    club_admin, season, alice, bob, carol, settings
 ):
     from django_tasks_db.models import DBTaskResult
 
-    from leagues import admin as league_admin
-
     settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
-    monkeypatch.setattr(league_admin, "RECOMPUTE_IN_REQUEST", 1)
+    settings.SIXCLUB_RECOMPUTE_IN_REQUEST = 1
     finished_game(season, [alice, bob, carol], [[1, 5, 9]])
     finished_game(season, [alice, bob, carol], [[7, 2, 9]])
     data = {"action": "recompute_standings", "_selected_action": [season.pk]}
