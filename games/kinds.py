@@ -78,6 +78,9 @@ class Kind:
     # score sheet rows and the result a game played here leaves; games.paper.SheetError
     # when it cannot be this game's. None: the game is not entered on paper.
     paper_sheet: Callable | None = None
+    # How many lines a paper sheet of a table with these options starts with: (options)
+    # -> the rounds its game plays when that is fixed; None when it ends at a score.
+    sheet_lines: Callable[[dict], int | None] = lambda options: None
     # Its stylesheet (a static path), linked by every page that shows its game: the
     # table, the replay, the club's TV. Empty: the site's own styles suffice.
     stylesheet: str = ""

@@ -6,8 +6,13 @@ derived from the league's invitation code (`calendar_token`): members and admins
 the link on the league page, and a new invitation link changes it too. A signed-in
 member or admin reads it without the token.
 
-Written by hand: the few properties a feed of whole-day events needs, with RFC 5545's
-text escaping (§3.3.11) and lines folded at 75 octets (§3.1).
+An event without a start time is a whole-day event (DTSTART;VALUE=DATE); one with a
+start time (`starts_at`, the club's time: settings.TIME_ZONE) is a timed event of
+EVENT_LENGTH, its DTSTART and DTEND in UTC (a trailing Z), which every calendar app shows
+in its reader's time zone, with no VTIMEZONE to write.
+
+Written by hand: the few properties such a feed needs, with RFC 5545's text escaping
+(§3.3.11) and lines folded at 75 octets (§3.1).
 """
 
 import datetime
@@ -30,6 +35,9 @@ from leagues.notify import absolute
 
 LINE_OCTETS = 75
 CRLF = "\r\n"
+# How long a timed event lasts in the calendar: the feed knows when an evening starts, not
+# when it ends.
+EVENT_LENGTH = datetime.timedelta(hours=3)
 
 
 def calendar_token(league: League) -> str:
@@ -78,12 +86,34 @@ def _date(day: datetime.date) -> str:
     return day.strftime("%Y%m%d")
 
 
+def _utc(moment: datetime.datetime) -> str:
+    return moment.astimezone(datetime.UTC).strftime("%Y%m%dT%H%M%SZ")
+
+
+def event_start(event) -> datetime.datetime | None:
+    """When the event starts, an aware datetime (its date and start time at the club's
+    time, settings.TIME_ZONE); None for a whole-day event."""
+    if event.starts_at is None:
+        return None
+    start = datetime.datetime.combine(event.date, event.starts_at)
+    return timezone.make_aware(start, timezone.get_default_timezone())
+
+
+def _when_lines(event):
+    start = event_start(event)
+    if start is None:
+        yield f"DTSTART;VALUE=DATE:{_date(event.date)}"
+        yield f"DTEND;VALUE=DATE:{_date(event.date + datetime.timedelta(days=1))}"
+    else:
+        yield f"DTSTART:{_utc(start)}"
+        yield f"DTEND:{_utc(start.astimezone(datetime.UTC) + EVENT_LENGTH)}"
+
+
 def _event_lines(event, *, kind: str, summary: str, description: str, stamp: str, host: str):
     yield "BEGIN:VEVENT"
     yield f"UID:{kind}-{event.pk}@{host}"
     yield f"DTSTAMP:{stamp}"
-    yield f"DTSTART;VALUE=DATE:{_date(event.date)}"
-    yield f"DTEND;VALUE=DATE:{_date(event.date + datetime.timedelta(days=1))}"
+    yield from _when_lines(event)
     yield f"SUMMARY:{escape_text(summary)}"
     if event.place:
         yield f"LOCATION:{escape_text(event.place)}"
@@ -96,7 +126,7 @@ def _event_lines(event, *, kind: str, summary: str, description: str, stamp: str
 def league_calendar_text(league: League) -> str:
     """The league's evenings and tournaments, every season, as one VCALENDAR."""
     host = urlsplit(settings.SITE_URL).hostname or "sixclub"
-    stamp = timezone.now().astimezone(datetime.UTC).strftime("%Y%m%dT%H%M%SZ")
+    stamp = _utc(timezone.now())
     lines = [
         "BEGIN:VCALENDAR",
         "VERSION:2.0",

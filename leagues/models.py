@@ -1,5 +1,6 @@
 """Leagues: clubs keep score across evenings, seasons and tournaments."""
 
+import datetime
 import secrets
 
 from django.conf import settings
@@ -346,22 +347,10 @@ class Placing(models.Model):
         return f"{self.user} #{self.place} ({self.heads})"
 
 
-class Standing(models.Model):
-    """A member's running totals in a season, updated as each game enters it.
+class Tallied(models.Model):
+    """A member's running totals (scoring.Tally), kept so that a page of standings reads one
+    row per player instead of adding up every game on each request."""
 
-    Kept so that the standings page reads one row per player instead of adding up every
-    game of the season on each request.
-    """
-
-    season = models.ForeignKey(
-        Season, on_delete=models.CASCADE, related_name="standings", verbose_name=_("season")
-    )
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        related_name="standings",
-        verbose_name=_("player"),
-    )
     games = models.PositiveIntegerField(_("games"), default=0)
     rounds = models.PositiveIntegerField(_("rounds"), default=0)
     heads = models.IntegerField(_("score"), default=0)
@@ -374,6 +363,27 @@ class Standing(models.Model):
     trend = models.JSONField(_("trend"), default=list, blank=True)
 
     class Meta:
+        abstract = True
+
+    @property
+    def rating(self) -> float:
+        return conservative(self.mu, self.sigma)
+
+
+class Standing(Tallied):
+    """A member's running totals in a season, updated as each game enters it."""
+
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="standings", verbose_name=_("season")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="standings",
+        verbose_name=_("player"),
+    )
+
+    class Meta:
         verbose_name = _("standing")
         verbose_name_plural = _("standings")
         constraints = [
@@ -383,9 +393,43 @@ class Standing(models.Model):
     def __str__(self):
         return f"{self.user} @ {self.season}"
 
-    @property
-    def rating(self) -> float:
-        return conservative(self.mu, self.sigma)
+
+class MonthStanding(Tallied):
+    """A member's running totals over the games (and counted absences) of one month of a
+    season, kept as the season's are: the month's standings page reads them the same way.
+    The rating is the season's after the member's latest game of the month."""
+
+    season = models.ForeignKey(
+        Season,
+        on_delete=models.CASCADE,
+        related_name="month_standings",
+        verbose_name=_("season"),
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="month_standings",
+        verbose_name=_("player"),
+    )
+    # The month's first day, in the club's time zone.
+    month = models.DateField(_("month"))
+
+    class Meta:
+        verbose_name = _("standing of a month")
+        verbose_name_plural = _("standings of a month")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "month", "user"], name="one_standing_per_season_month"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.user} @ {self.season} ({self.month:%Y-%m})"
+
+
+def month_of(when) -> datetime.date:
+    """The first day of the month of `when` (an aware datetime) in the club's time zone."""
+    return timezone.localtime(when).date().replace(day=1)
 
 
 class PlayerRating(models.Model):
@@ -437,6 +481,17 @@ class ClubEvent(models.Model):
 
     season = models.ForeignKey(Season, on_delete=models.PROTECT, verbose_name=_("season"))
     date = models.DateField(_("date"))
+    # Empty: a whole-day event (the calendar's, the mails'); else a timed one, at the club's
+    # time (settings.TIME_ZONE).
+    starts_at = models.TimeField(
+        _("starts at"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "The time it starts, at the club: the calendar and the mails give it. Empty: "
+            "a whole-day event."
+        ),
+    )
     place = models.CharField(_("place"), max_length=120, blank=True)
     players = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, verbose_name=_("present players")

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.core import mail
 from django.urls import reverse
 from django.utils import translation
-from django.utils.formats import date_format
+from django.utils.formats import date_format, time_format
 from django.utils.translation import gettext as _
 from django_tasks import task
 
@@ -84,6 +84,18 @@ def _names(users: Iterable) -> str:
 # --- a round of a club evening or tournament is seated ------------------------------------------
 
 
+def _when(event) -> str:
+    """The event's date, and its start time when it has one (the club's time), in the
+    language of the mail."""
+    day = date_format(event.date, "DATE_FORMAT")
+    if event.starts_at is None:
+        return day
+    return _("%(date)s at %(time)s") % {
+        "date": day,
+        "time": time_format(event.starts_at, "TIME_FORMAT"),
+    }
+
+
 def players_seated(*, event, tables, user_ids=None) -> int:
     """Mail each player seated at these new tables of the event (only those of `user_ids`,
     when given: a replacement): their table, its link, the date and place, who else sits
@@ -116,7 +128,7 @@ def players_seated(*, event, tables, user_ids=None) -> int:
 
 
 def _seated_text(event, league, slot, user, others) -> tuple[str, str]:
-    when = date_format(event.date, "DATE_FORMAT")
+    when = _when(event)
     event_name = str(event)
     subject = _("%(league)s: %(event)s, round %(round)s, table %(table)s") % {
         "league": league.name,
@@ -164,7 +176,7 @@ def players_bye(*, event, round_number: int, user_ids) -> int:
                     "round": round_number,
                     "event": event_name,
                     "league": league.name,
-                    "date": date_format(event.date, "DATE_FORMAT"),
+                    "date": _when(event),
                 },
                 _(
                     "Every table of a duplicate round has the same number of players, and the "
@@ -194,7 +206,7 @@ def player_unseated(*, event, round_number: int, user_id: int, by_name: str = ""
             "round": round_number,
             "event": event_name,
             "league": league.name,
-            "date": date_format(event.date, "DATE_FORMAT"),
+            "date": _when(event),
             "by": by_name,
         }
         subject = _("%(league)s: %(event)s, you are no longer seated") % values

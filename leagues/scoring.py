@@ -141,6 +141,13 @@ def enter(
     return lines
 
 
+def enter_line(tally: Tally, line: Line, *, when: datetime) -> None:
+    """Add one game's line, entered into the season already, to another tally of the same
+    member (that of the game's month): the same totals, and the season's rating after it."""
+    tally.add(heads=line.heads, rounds=line.rounds, won=line.won, points=line.points, when=when)
+    tally.mu, tally.sigma = line.mu, line.sigma
+
+
 def enter_absence(tally: Tally, score: int, *, when: datetime) -> None:
     """An absence or a bye that the season counts: one game of one round with `score`
     (heads, or points), no win, no placement points, the rating unchanged."""

@@ -8,20 +8,15 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.contrib.auth import get_user_model
 from django.db.models import (
     BooleanField,
     Count,
     Exists,
     ExpressionWrapper,
     F,
-    Max,
     OuterRef,
     Q,
-    Sum,
-    Window,
 )
-from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from games import kinds
@@ -33,6 +28,7 @@ from leagues.models import (
     League,
     LeagueGame,
     Membership,
+    MonthStanding,
     Placing,
     PlayerRating,
     ScoreSheet,
@@ -152,10 +148,7 @@ def ranking_key(season: Season):
 def season_months(season: Season) -> list:
     """The months in which the season's games were played, or absences it counts were
     recorded (first days, oldest first)."""
-    months = set(Placing.objects.filter(season=season).dates("finished_at", "month"))
-    if season.absence_score is not None:
-        months.update(season.absences.dates("created_at", "month"))
-    return sorted(months)
+    return list(season.month_standings.order_by("month").values_list("month", flat=True).distinct())
 
 
 def _month_window(month) -> tuple[datetime, datetime]:
@@ -165,78 +158,6 @@ def _month_window(month) -> tuple[datetime, datetime]:
     start = timezone.make_aware(datetime(month.year, month.month, 1))
     following = (start.replace(tzinfo=None) + timedelta(days=32)).replace(day=1)
     return start, timezone.make_aware(following) - timedelta(microseconds=1)
-
-
-@dataclass
-class MonthStanding(scoring.Tally):
-    """A player's figures over one month of a season: what their `Standing` holds for the
-    whole season (a model instance would cost the month's page more than the figures)."""
-
-    user: object = None
-
-    @property
-    def user_id(self) -> int:
-        return self.user.pk
-
-    @property
-    def rating(self) -> float:
-        return conservative(self.mu, self.sigma)
-
-
-def _month_totals(season: Season, month) -> list[MonthStanding]:
-    """The season's standings over one month, added up as the season's are: its games, then
-    the absences the season counts (scoring.enter_absences, as the recompute does). The
-    rating is the one after the player's last game of the month.
-
-    The database sums the games (what `scoring.Tally.add` adds up game by game in a stored
-    standing), and only each player's latest games are read, for the trend and the rating:
-    a month's page costs what the season's does, however many games the month holds."""
-    window = _month_window(month)
-    players = (
-        get_user_model()
-        .objects.filter(placings__season=season, placings__finished_at__range=window)
-        .only("username", "display_name")
-        .annotate(
-            month_games=Count("placings"),
-            month_rounds=Sum("placings__rounds"),
-            month_heads=Sum("placings__heads"),
-            month_wins=Count("placings", filter=Q(placings__won=True)),
-            month_points=Sum("placings__points"),
-            month_last_played=Max("placings__finished_at"),
-        )
-    )
-    users, tallies = {}, {}
-    for player in players:
-        users[player.pk] = player
-        tallies[player.pk] = scoring.Tally(
-            games=player.month_games,
-            rounds=player.month_rounds,
-            heads=player.month_heads,
-            wins=player.month_wins,
-            points=player.month_points,
-            last_played=player.month_last_played,
-        )
-    latest = (
-        Placing.objects.filter(season=season, finished_at__range=window)
-        .alias(latest=Window(RowNumber(), partition_by="user_id", order_by=F("entry_id").desc()))
-        .filter(latest__lte=scoring.TREND_LENGTH)
-        .order_by("entry_id")
-        .values_list("user_id", "heads", "rounds", "mu", "sigma")
-    )
-    for user_id, heads, rounds, mu, sigma in latest:
-        tally = tallies[user_id]
-        tally.trend.append([heads, rounds])
-        tally.mu, tally.sigma = mu, sigma
-    scoring.enter_absences(
-        tallies,
-        season.absences.filter(created_at__range=window)
-        .order_by("pk")
-        .values_list("user_id", "created_at"),
-        season.absence_score,
-    )
-    # Players whose only counted games of the month are absences.
-    users.update(get_user_model().objects.in_bulk(list(tallies.keys() - users.keys())))
-    return [MonthStanding(user=users[user_id], **vars(tally)) for user_id, tally in tallies.items()]
 
 
 def _best_results(season: Season, rows: list[StandingRow], month=None) -> None:
@@ -260,9 +181,10 @@ def season_standings(
     Players below the season's minimum of games follow the ranked ones, unranked.
     """
     if month is None:
-        standings = Standing.objects.filter(season=season).select_related("user")
+        standings = Standing.objects.filter(season=season)
     else:
-        standings = _month_totals(season, month)
+        standings = MonthStanding.objects.filter(season=season, month=month.replace(day=1))
+    standings = standings.select_related("user")
     rows = [StandingRow(standing) for standing in standings]
     if season.ranking == Season.Ranking.BEST_RESULTS:
         _best_results(season, rows, month)

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
+from games import kinds
 from games.models import Table
 from leagues import selectors, services
 from leagues.models import League, Membership, ScoreSheet
@@ -25,7 +26,8 @@ class SheetForm(forms.Form):
     season = forms.ModelChoiceField(label=gettext_lazy("Season"), queryset=None)
     played_on = forms.DateField(
         label=gettext_lazy("Played on"),
-        widget=forms.DateInput(attrs={"type": "date"}),
+        # A date input reads ISO dates only: a French 05/12/2026 would leave it empty.
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
         initial=timezone.localdate,
     )
 
@@ -52,6 +54,16 @@ class SheetForm(forms.Form):
     def seat_fields(self):
         return [self[f"player_{seat}"] for seat in range(self.players)]
 
+    def seat_columns(self) -> list[tuple]:
+        """Each seat's field and the shown name of the player it holds (None: nobody yet),
+        which heads the seat's column of the grid."""
+        fields = self.seat_fields()
+        values = {field.name: str(field.value() or "") for field in fields}
+        chosen = {name: int(value) for name, value in values.items() if value.isdigit()}
+        members = self.fields["player_0"].queryset if fields else User.objects.none()
+        names = {user.pk: user.shown_name for user in members.filter(pk__in=chosen.values())}
+        return [(field, names.get(chosen.get(field.name))) for field in fields]
+
     def line_fields(self):
         return [
             (line + 1, [self[f"line_{line}_{seat}"] for seat in range(self.players)])
@@ -66,6 +78,14 @@ class SheetForm(forms.Form):
             [self.cleaned_data[f"line_{line}_{seat}"] for seat in range(self.players)]
             for line in range(self.lines)
         ]
+
+
+def fixed_lines(table) -> int | None:
+    """The lines a table's sheet has from the start: the rounds its game plays when its
+    options fix them (as a club evening's or tournament's `game_rounds` seats it: its
+    kind's `sheet_lines`); None when it ends at a score."""
+    lines = kinds.get(table.kind).sheet_lines(table.options or {})
+    return min(max(lines, 1), MAX_LINES) if isinstance(lines, int) else None
 
 
 def _size(request, name: str, default: int, low: int, high: int) -> int:
@@ -96,7 +116,8 @@ def sheet_new(request, slug):
         )
         seasons = seasons.filter(pk=table.league_table.season_id)
     players = _size(request, "players", table.seats.count() if table else 4, 2, 10)
-    lines = _size(request, "rounds", 1, 1, MAX_LINES)
+    # A table that plays a number of rounds starts with that many lines; `rounds` wins.
+    lines = _size(request, "rounds", (fixed_lines(table) if table else None) or 1, 1, MAX_LINES)
     initial = {}
     if table is not None:
         initial["season"] = table.league_table.season_id

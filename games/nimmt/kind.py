@@ -275,6 +275,7 @@ NIMMT = Kind(
     league_totals=column_totals,
     event_options=lambda event: event.table_options(),
     paper_sheet=_nimmt_sheet,
+    sheet_lines=lambda options: options.get("rounds") if options.get("end") == "rounds" else None,
     board_context=partial(rows_board, nimmt_engine),
     player_context=seat_pile,
     hand_context=partial(own_hand, nimmt_engine),

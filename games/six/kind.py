@@ -179,6 +179,7 @@ SIX = Kind(
     score_label=_("Points"),
     per_round_label=_("Points per hand"),
     paper_sheet=_six_sheet,
+    sheet_lines=lambda options: options.get("hands") if options.get("end") == "hands" else None,
     stylesheet="games/six/table.css",
     board_context=_board,
     player_context=_cards_in_hand,

@@ -85,6 +85,7 @@ SURPRISE = Kind(
     # Heads per round, fewer is better: the same sheet as 6 qui prend !'s.
     league_totals=column_totals,
     paper_sheet=_surprise_sheet,
+    sheet_lines=lambda options: surprise_engine.cards.ROUNDS,
     # The rows, the piles and the hand of numbered cards are 6 qui prend !'s (RULES §2).
     board_context=partial(rows_board, surprise_engine),
     player_context=seat_pile,

@@ -132,6 +132,7 @@ class EveningAdmin(ClubEventAdmin):
     fields = (
         "season",
         "date",
+        "starts_at",
         "place",
         "players",
         "seating",
@@ -161,6 +162,7 @@ class TournamentAdmin(ClubEventAdmin):
         "name",
         "season",
         "date",
+        "starts_at",
         "place",
         "rounds",
         "seating",

@@ -54,7 +54,9 @@ def _assign(slot, position: int, user=None, bot: str = "") -> None:
 
 def night_swap(*, event, first: tuple[int, int], second: tuple[int, int]) -> None:
     """Swap two players of a round's tables, before either game starts: `first` and
-    `second` are (slot id, user id)."""
+    `second` are (slot id, user id). Two players of two tables each get the seating mail
+    of their new table; two players of one table only change the order of play, and
+    nobody is mailed."""
     with transaction.atomic():
         user_a, user_b = first[1], second[1]
         if user_a == user_b:
@@ -72,6 +74,12 @@ def night_swap(*, event, first: tuple[int, int], second: tuple[int, int]) -> Non
         _assign(slot_b, position_b)
         _assign(slot_a, position_a, user=User.objects.get(pk=user_b))
         _assign(slot_b, position_b, user=User.objects.get(pk=user_a))
+        if slot_a.pk != slot_b.pk:
+            transaction.on_commit(
+                lambda: notify.players_seated(
+                    event=event, tables=[slot_a.table, slot_b.table], user_ids=[user_a, user_b]
+                )
+            )
 
 
 def night_replace(*, event, slot_id: int, user_id: int, by_user=None, by_bot: str = "") -> None:

@@ -1,6 +1,7 @@
 """Results entering seasons: a finished game into its standings, placings and ratings, an
 absence that counts, the recompute of a whole season; a season closed."""
 
+import datetime
 from collections import defaultdict
 
 from django.db import transaction
@@ -13,11 +14,13 @@ from leagues import scoring
 from leagues.models import (
     Absence,
     LeagueGame,
+    MonthStanding,
     Placing,
     PlayerRating,
     Season,
     Standing,
     Tournament,
+    month_of,
     season_id_of,
 )
 
@@ -97,6 +100,19 @@ def _set_tally(standing: Standing, tally: scoring.Tally) -> Standing:
     for name in TALLY_FIELDS:
         setattr(standing, name, getattr(tally, name))
     return standing
+
+
+def _store(model, stored: dict, tallies: dict[int, scoring.Tally], **key) -> None:
+    """Save the tallies of `model` (Standing, MonthStanding) by user: those `stored` (the
+    rows read, by user) updated, the others created with `key` (their season, month)."""
+    model.objects.bulk_update(
+        [_set_tally(row, tallies[user]) for user, row in stored.items()], TALLY_FIELDS
+    )
+    model.objects.bulk_create(
+        _set_tally(model(user_id=user, **key), tally)
+        for user, tally in tallies.items()
+        if user not in stored
+    )
 
 
 def _placing(entry: LeagueGame, line: scoring.Line, overall: tuple[float, float]) -> Placing:
@@ -195,14 +211,22 @@ def _enter(season, game) -> None:
     overall = {user: (rating.mu, rating.sigma) for user, rating in ratings.items()}
     scoring.enter_overall(outcome, ratings=overall)
 
+    month = month_of(entry.finished_at)
+    months = {
+        s.user_id: s
+        for s in MonthStanding.objects.select_for_update().filter(
+            season=season, month=month, user_id__in=users
+        )
+    }
+    month_tallies = {user: _tally(standing) for user, standing in months.items()}
+    for line in lines:
+        scoring.enter_line(
+            month_tallies.setdefault(line.user, scoring.Tally()), line, when=entry.finished_at
+        )
+
     Placing.objects.bulk_create(_placing(entry, line, overall[line.user]) for line in lines)
-    changed = [_set_tally(standings[user], tallies[user]) for user in standings]
-    Standing.objects.bulk_update(changed, TALLY_FIELDS)
-    Standing.objects.bulk_create(
-        _set_tally(Standing(season=season, user_id=user), tallies[user])
-        for user in users
-        if user not in standings
-    )
+    _store(Standing, standings, tallies, season=season)
+    _store(MonthStanding, months, month_tallies, season=season, month=month)
     for user, rating in ratings.items():
         rating.mu, rating.sigma = overall[user]
         rating.games += 1
@@ -276,6 +300,7 @@ def season_recompute(*, season, progress=None) -> int:
             others[placing.entry_id].append(placing)
 
         tallies: dict[int, scoring.Tally] = {}
+        months: dict[datetime.date, dict[int, scoring.Tally]] = defaultdict(dict)
         overall: dict[int, tuple[float, float]] = {}
         games_played: dict[int, int] = defaultdict(int)
         points_table = season.points_table()
@@ -292,9 +317,15 @@ def season_recompute(*, season, progress=None) -> int:
                         outcome, tallies=tallies, points_table=points_table, when=entry.finished_at
                     )
                     scoring.enter_overall(outcome, ratings=overall)
+                    month = months[month_of(entry.finished_at)]
                     for line in lines:
                         games_played[line.user] += 1
                         placings.append(_placing(entry, line, overall[line.user]))
+                        scoring.enter_line(
+                            month.setdefault(line.user, scoring.Tally()),
+                            line,
+                            when=entry.finished_at,
+                        )
                 replayed += 1
                 if progress is not None and replayed % PROGRESS_EVERY == 0:
                     progress(replayed, len(entries))
@@ -315,11 +346,10 @@ def season_recompute(*, season, progress=None) -> int:
                         stale.append(p)
                 other = next(theirs, None)
 
-        scoring.enter_absences(
-            tallies,
-            season.absences.order_by("pk").values_list("user_id", "created_at"),
-            season.absence_score,
-        )
+        absences = list(season.absences.order_by("pk").values_list("user_id", "created_at"))
+        scoring.enter_absences(tallies, absences, season.absence_score)
+        for user, when in absences:
+            scoring.enter_absences(months[month_of(when)], [(user, when)], season.absence_score)
 
         Placing.objects.filter(season=season).delete()
         Placing.objects.bulk_create(placings, batch_size=BATCH)
@@ -327,6 +357,15 @@ def season_recompute(*, season, progress=None) -> int:
         Standing.objects.filter(season=season).delete()
         Standing.objects.bulk_create(
             [_set_tally(Standing(season=season, user_id=u), t) for u, t in tallies.items()],
+            batch_size=BATCH,
+        )
+        MonthStanding.objects.filter(season=season).delete()
+        MonthStanding.objects.bulk_create(
+            [
+                _set_tally(MonthStanding(season=season, month=month, user_id=u), t)
+                for month, month_tallies in months.items()
+                for u, t in month_tallies.items()
+            ],
             batch_size=BATCH,
         )
         PlayerRating.objects.filter(kind=kind.name).exclude(user_id__in=list(overall)).delete()
@@ -358,10 +397,12 @@ def record_absence(event, round_number: int, user, *, bye: bool) -> Absence:
         bye=bye,
     )
     if season.absence_score is not None:
-        standing, _created = Standing.objects.select_for_update().get_or_create(
-            season=season, user=user
-        )
-        tally = _tally(standing)
-        scoring.enter_absence(tally, season.absence_score, when=absence.created_at)
-        _set_tally(standing, tally).save()
+        month = month_of(absence.created_at)
+        for model, key in ((Standing, {}), (MonthStanding, {"month": month})):
+            standing, _created = model.objects.select_for_update().get_or_create(
+                season=season, user=user, **key
+            )
+            tally = _tally(standing)
+            scoring.enter_absence(tally, season.absence_score, when=absence.created_at)
+            _set_tally(standing, tally).save()
     return absence

@@ -211,10 +211,21 @@ def _count_if_agreed(sheet) -> None:
 
 
 def _played_at(sheet) -> datetime.datetime:
-    """When a game played on paper finished, for the standings and "last played": noon,
-    the club's time, on the day written on its sheet (now, if that noon is still to come)."""
-    noon = datetime.datetime.combine(sheet.played_on, datetime.time(12))
-    return min(timezone.make_aware(noon, timezone.get_default_timezone()), timezone.now())
+    """When a game played on paper is dated, for the standings and "last played": the
+    club's time on the day written on its sheet, at the start time of its evening or
+    tournament when its table is one of theirs, the event has a start time and the sheet's
+    day is the event's date; else at noon. Now, if that moment is still to come."""
+    time = datetime.time(12)
+    for name, event_name in (("evening_slot", "evening"), ("tournament_slot", "tournament")):
+        # A missing reverse one-to-one raises an AttributeError: getattr's default.
+        slot = getattr(sheet.table, name, None)
+        if slot is not None:
+            event = getattr(slot, event_name)
+            if event.starts_at is not None and event.date == sheet.played_on:
+                time = event.starts_at
+            break
+    moment = datetime.datetime.combine(sheet.played_on, time)
+    return min(timezone.make_aware(moment, timezone.get_default_timezone()), timezone.now())
 
 
 def table_to_paper(*, event, slot_id: int) -> None:

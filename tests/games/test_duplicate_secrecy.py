@@ -204,6 +204,16 @@ def test_the_closed_table_says_why(round_of_two):
     assert response.status_code == 403 and CLOSED in response.content.decode()
 
 
+def test_the_results_page_says_why_a_finished_table_shows_nothing_yet(round_of_two):
+    r = round_of_two
+    page = as_user(r["spectator"]).get(f"/leagues/club/tournaments/{r['cup'].pk}/results/")
+    html = page.content.decode()
+    assert "Its results show once every table of this deal has finished." in html
+    play_to_the_end(r["playing"])
+    html = as_user(r["spectator"]).get(f"/leagues/club/tournaments/{r['cup'].pk}/results/")
+    assert "Its results show once" not in html.content.decode()
+
+
 def test_the_last_table_of_the_deal_may_be_watched(round_of_two):
     """No other table plays the deal: watching it tells nobody anything."""
     playing = round_of_two["playing"]

@@ -52,12 +52,13 @@ def dave(club):
     return club.memberships.get(user__username="dave").user
 
 
-def finished_game(season, players, rounds, *, enter=True):
+def finished_game(season, players, rounds, *, enter=True, finished_at=None):
     """A league game of the season's game that ended with this score sheet: `rounds` lists
     each round's line per seat (heads; cards left in the hand, for Six).
 
     `players` are users, or a bot name for a bot's seat. The game enters the league the
-    way games.services ends a game, unless `enter` is False.
+    way games.services ends a game, unless `enter` is False; it ends now (a second after
+    the previous one), or at `finished_at`.
     """
     game_kind = kinds.get(season.kind)
     creator = next(p for p in players if not isinstance(p, str))
@@ -80,7 +81,7 @@ def finished_game(season, players, rounds, *, enter=True):
         table=table,
         seed=1,
         state={},
-        finished_at=timezone.now() + datetime.timedelta(seconds=next(_clock)),
+        finished_at=finished_at or timezone.now() + datetime.timedelta(seconds=next(_clock)),
         result={
             "rounds": rounds,
             "totals": totals,

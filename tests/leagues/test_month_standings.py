@@ -1,4 +1,5 @@
-"""A month's standings add up as the season's do, counted absences included (issue 32)."""
+"""A month's standings add up as the season's do, counted absences included, and are kept
+as the season's are: game by game, and by the recompute (issue 32)."""
 
 import datetime
 
@@ -6,7 +7,8 @@ import pytest
 from django.urls import reverse
 
 from leagues import selectors, services
-from leagues.models import Absence, LeagueGame, Placing, Season, Standing
+from leagues.models import Absence, Evening, LeagueGame, MonthStanding, Placing, Season, Standing
+from leagues.services.results import record_absence
 from tests.leagues.conftest import finished_game
 
 pytestmark = pytest.mark.django_db
@@ -77,3 +79,64 @@ def test_a_month_of_absences_only_is_listed_and_ranks_them(season, alice, bob):
     standing = Standing.objects.get(season=season, user=bob)
     assert [(row.player, row.games, row.rounds, row.heads) for row in rows] == [("Bob", 1, 1, 20)]
     assert rows[0].last_played == standing.last_played
+
+
+def stored_months(season):
+    return {
+        (row.month, row.user_id): (
+            row.games,
+            row.rounds,
+            row.heads,
+            row.wins,
+            row.points,
+            row.mu,
+            row.sigma,
+            row.last_played,
+            row.trend,
+        )
+        for row in MonthStanding.objects.filter(season=season)
+    }
+
+
+def test_the_months_kept_game_by_game_are_the_recomputes(season, alice, bob, carol):
+    Season.objects.filter(pk=season.pk).update(absence_score=15, placement_points="10,5,2")
+    season.refresh_from_db()
+    now = finished_game(season, [alice, bob], [[1, 9]]).finished_at
+    last_month = now.replace(day=1) - datetime.timedelta(days=3)
+    # A sheet of last month entered now, then games of this month, then an absence.
+    finished_game(season, [alice, bob, carol], [[4, 2, 7], [0, 3, 1]], finished_at=last_month)
+    finished_game(season, [bob, carol], [[6, 2]])
+    evening = Evening.objects.create(season=season, date=now.date())
+    record_absence(evening, 1, alice, bye=False)
+    finished_game(season, [alice, carol], [[3, 3]])
+    kept = stored_months(season)
+    assert {month for month, _user in kept} == {
+        last_month.date().replace(day=1),
+        now.date().replace(day=1),
+    }
+    assert kept[(now.date().replace(day=1), alice.pk)][:5] == (3, 3, 1 + 15 + 3, 2, 10 + 0 + 10)
+
+    services.season_recompute(season=season)
+    recomputed = stored_months(season)
+    assert recomputed.keys() == kept.keys()
+    # The recompute adds the absences after every game (as the season's standings); the
+    # totals, the ratings and the last day played agree with those kept game by game.
+    for key, row in kept.items():
+        assert recomputed[key][:8] == row[:8], key
+
+
+def test_the_migration_fills_the_months_of_seasons_already_played(season, alice, bob):
+    from importlib import import_module
+
+    from django.apps import apps
+
+    Season.objects.filter(pk=season.pk).update(absence_score=15)
+    season.refresh_from_db()
+    now = finished_game(season, [alice, bob], [[1, 9]]).finished_at
+    finished_game(season, [alice, bob], [[4, 2]], finished_at=now - datetime.timedelta(days=40))
+    record_absence(Evening.objects.create(season=season, date=now.date()), 1, bob, bye=False)
+    services.season_recompute(season=season)
+    recomputed = stored_months(season)
+    MonthStanding.objects.all().delete()
+    import_module("leagues.migrations.0015_month_standings").fill(apps, None)
+    assert stored_months(season) == recomputed
