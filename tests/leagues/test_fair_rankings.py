@@ -4,6 +4,7 @@ import datetime
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from leagues import selectors, services
 from leagues.models import LeagueGame, Placing, Season
@@ -70,12 +71,16 @@ def test_a_month_of_the_season_has_its_own_ranking(client, season, alice, bob):
     old = finished_game(season, [alice, bob], [[1, 9]])  # Alice wins last month
     finished_game(season, [alice, bob], [[9, 1]])  # Bob wins this month
     finished_game(season, [alice, bob], [[8, 2]])
-    last_month = old.finished_at.replace(day=1) - datetime.timedelta(days=1)
+    # A month of the club's time zone (at 23:30 UTC, Paris is in the next day).
+    last_month = timezone.localtime(old.finished_at).replace(day=1) - datetime.timedelta(days=1)
     # Played last month, entered now (a back-dated sheet is entered so: leagues/services).
     LeagueGame.objects.filter(game=old).update(finished_at=last_month)
     services.season_recompute(season=season)
     months = selectors.season_months(season)
-    assert [m.month for m in months] == [last_month.month, old.finished_at.month]
+    assert [m.month for m in months] == [
+        last_month.month,
+        timezone.localtime(old.finished_at).month,
+    ]
     earlier = selectors.season_standings(season=season, month=months[0])
     assert [(row.player, row.games, row.heads, row.rank) for row in earlier] == [
         ("Alice", 1, 1, 1),

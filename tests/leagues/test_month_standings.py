@@ -5,6 +5,7 @@ import datetime
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from leagues import selectors, services
 from leagues.models import Absence, Evening, LeagueGame, MonthStanding, Placing, Season, Standing
@@ -25,7 +26,8 @@ def test_a_counted_absence_counts_in_its_month_as_in_the_season(client, season, 
     season.refresh_from_db()
     old = finished_game(season, [alice, bob], [[1, 9]])  # last month
     finished_game(season, [alice, bob], [[9, 1], [2, 3]])  # this month, 2 rounds
-    last_month = old.finished_at.replace(day=1) - datetime.timedelta(days=1)
+    # A month of the club's time zone (at 23:30 UTC, Paris is in the next day).
+    last_month = timezone.localtime(old.finished_at).replace(day=1) - datetime.timedelta(days=1)
     LeagueGame.objects.filter(game=old).update(finished_at=last_month)
     Placing.objects.filter(entry__game=old).update(finished_at=last_month)
     Absence.objects.create(season=season, user=bob, round=1)  # this month
@@ -35,7 +37,10 @@ def test_a_counted_absence_counts_in_its_month_as_in_the_season(client, season, 
     # The season counts Bob's absence: 3 games, 1 + 2 + 1 rounds, 9 + 4 + 20 heads.
     assert (whole["Bob"].games, whole["Bob"].rounds, whole["Bob"].heads) == (3, 4, 33)
     months = selectors.season_months(season)
-    assert [m.month for m in months] == [last_month.month, old.finished_at.month]
+    assert [m.month for m in months] == [
+        last_month.month,
+        timezone.localtime(old.finished_at).month,
+    ]
     page = client.get(
         reverse("league", args=["club"]),
         {"season": season.pk, "month": months[1].strftime("%Y-%m")},
@@ -69,7 +74,8 @@ def test_a_month_of_absences_only_is_listed_and_ranks_them(season, alice, bob):
     Season.objects.filter(pk=season.pk).update(absence_score=20)
     season.refresh_from_db()
     old = finished_game(season, [alice, bob], [[1, 9]])
-    last_month = old.finished_at.replace(day=1) - datetime.timedelta(days=1)
+    # A month of the club's time zone (at 23:30 UTC, Paris is in the next day).
+    last_month = timezone.localtime(old.finished_at).replace(day=1) - datetime.timedelta(days=1)
     LeagueGame.objects.filter(game=old).update(finished_at=last_month)
     Absence.objects.create(season=season, user=bob, round=1)
     services.season_recompute(season=season)
@@ -101,7 +107,7 @@ def stored_months(season):
 def test_the_months_kept_game_by_game_are_the_recomputes(season, alice, bob, carol):
     Season.objects.filter(pk=season.pk).update(absence_score=15, placement_points="10,5,2")
     season.refresh_from_db()
-    now = finished_game(season, [alice, bob], [[1, 9]]).finished_at
+    now = timezone.localtime(finished_game(season, [alice, bob], [[1, 9]]).finished_at)
     last_month = now.replace(day=1) - datetime.timedelta(days=3)
     # A sheet of last month entered now, then games of this month, then an absence.
     finished_game(season, [alice, bob, carol], [[4, 2, 7], [0, 3, 1]], finished_at=last_month)
@@ -132,7 +138,7 @@ def test_the_migration_fills_the_months_of_seasons_already_played(season, alice,
 
     Season.objects.filter(pk=season.pk).update(absence_score=15)
     season.refresh_from_db()
-    now = finished_game(season, [alice, bob], [[1, 9]]).finished_at
+    now = timezone.localtime(finished_game(season, [alice, bob], [[1, 9]]).finished_at)
     finished_game(season, [alice, bob], [[4, 2]], finished_at=now - datetime.timedelta(days=40))
     record_absence(Evening.objects.create(season=season, date=now.date()), 1, bob, bye=False)
     services.season_recompute(season=season)
