@@ -1,9 +1,12 @@
 """The servers under test for bench/ws_load.py, and what they cost in CPU and memory.
 
-`Stack` starts a fresh PostgreSQL database on the server of DATABASE_URL, migrates it, and
+`Stack` starts a fresh PostgreSQL database on the server of DATABASE_URL (named after the
+database of DATABASE_URL when it names one, e.g. sixclub_ci_load_<random>), migrates it, and
 runs one or more real daphne processes on loopback that share it and one Redis (with a key
-prefix of the run's own, so that other runs on the same Redis are never heard). Everything
-it starts it stops, and the database is dropped at the end.
+prefix of the run's own, so that other runs on the same Redis are never heard); with
+`nginx`, Debian's nginx in front of them, configured by deploy/nginx (a table's pages and
+sockets on one process). Everything it starts it stops, and the database is dropped at the
+end.
 
 `ProcessMeter` reads user+system CPU seconds and resident memory from /proc, for the
 daphne processes and, machine-wide, for PostgreSQL and Redis.
@@ -26,6 +29,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = ROOT / ".venv" / "bin"
+NGINX = Path("/usr/sbin/nginx")
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
@@ -97,7 +101,7 @@ def wait_healthy(url: str, process: subprocess.Popen | None, log: Path | None, t
     while time.monotonic() < deadline:
         if process is not None and process.poll() is not None:
             tail = log.read_text(errors="replace")[-3000:] if log else ""
-            raise RuntimeError(f"daphne exited with {process.returncode}:\n{tail}")
+            raise RuntimeError(f"{process.args[0]} exited with {process.returncode}:\n{tail}")
         try:
             with urllib.request.urlopen(f"{url}/healthz", timeout=2) as response:
                 if response.status == 200:
@@ -115,12 +119,15 @@ class Stack:
     """Fresh database + 1..n daphne processes on loopback; `stop()` undoes all of it."""
 
     servers: int = 1
+    nginx: bool = False
     database_url: str = "postgres://postgres@127.0.0.1:5432/"
     redis_url: str = "redis://127.0.0.1:6379/0"
     debug: bool = False
     extra_env: dict = field(default_factory=dict)
     processes: list = field(default_factory=list)
     urls: list = field(default_factory=list)
+    nginx_process: subprocess.Popen | None = None
+    nginx_url: str = ""
     database: str = ""
     folder: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="sixclub-load-")))
 
@@ -134,6 +141,8 @@ class Stack:
             PYTHONUNBUFFERED="1",
             LOG_LEVEL="WARNING",
         )
+        if self.nginx:
+            env["TRUSTED_PROXIES"] = "1"  # as behind nginx in production (docs/deploy.md)
         if self.debug:
             env["DEBUG"] = "1"
         else:
@@ -152,7 +161,9 @@ class Stack:
         require_loopback(self.database_url)
         require_loopback(self.redis_url)
         self.token = secrets.token_hex(5)
-        self.database = f"sixclub_load_{self.token}"
+        # sixclub_load_<random>, or <name>_load_<random> when DATABASE_URL names a database.
+        named = urlsplit(self.database_url).path.strip("/") or "sixclub"
+        self.database = f"{named}_load_{self.token}"
         _postgres_admin(self.database_url, f'CREATE DATABASE "{self.database}"')
         env = self.env()
         manage(env, "migrate", "--noinput", "--verbosity", "0")
@@ -163,6 +174,33 @@ class Stack:
             self._start_daphne(env)
         for process, url in zip(self.processes, self.urls, strict=True):
             wait_healthy(url, process, self.folder / f"daphne-{url.rsplit(':', 1)[1]}.log")
+        if self.nginx:
+            self._start_nginx()
+
+    def _start_nginx(self) -> None:
+        """Debian's nginx in front of the daphne processes, with deploy/nginx's configuration
+        rendered into the run's folder (its logs beside the daphne ones)."""
+        if not NGINX.exists():
+            raise SystemExit(f"{NGINX} is missing: apt-get install nginx")
+        folder = self.folder / "nginx"
+        port = free_port()
+        done = subprocess.run(
+            [str(BIN / "python"), str(ROOT / "deploy" / "nginx" / "render.py")]
+            + [f"--upstream={url.removeprefix('http://')}" for url in self.urls]
+            + [f"--listen=127.0.0.1:{port}", "--standalone", str(folder)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        conf = done.stdout.strip()
+        error_log = folder / "nginx-error.log"
+        self.nginx_process = subprocess.Popen(
+            [str(NGINX), "-p", str(folder), "-e", str(error_log), "-c", conf],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        self.nginx_url = f"http://127.0.0.1:{port}"
+        wait_healthy(self.nginx_url, self.nginx_process, error_log)
 
     def _start_daphne(self, env: dict) -> None:
         port = free_port()
@@ -198,7 +236,26 @@ class Stack:
     def pids(self) -> list[int]:
         return [process.pid for process in self.processes]
 
+    @property
+    def nginx_pids(self) -> list[int]:
+        """nginx's master and worker processes."""
+        if self.nginx_process is None:
+            return []
+        master = self.nginx_process.pid
+        children = Path(f"/proc/{master}/task/{master}/children")
+        with contextlib.suppress(OSError):
+            return [master, *map(int, children.read_text().split())]
+        return [master]
+
     def stop(self) -> None:
+        if self.nginx_process is not None:
+            self.nginx_process.terminate()
+            try:
+                self.nginx_process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.nginx_process.kill()
+                self.nginx_process.wait(timeout=10)
+            self.nginx_process = None
         for process in self.processes:
             if process.poll() is None:
                 process.send_signal(signal.SIGTERM)

@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/ws_load.py --tables 50 --players 5 --seconds 60 \
         [--servers 1|2] [--split seats|tables] [--url http://127.0.0.1:PORT ...] [--idle 1000]
-        [--json out.json]
+        [--connect-burst 500] [--connect-concurrency 50] [--json out.json]
 
 Without --url it starts its own servers (bench/_server.py): a fresh PostgreSQL database
 `sixclub_load_<random>` on the server of DATABASE_URL (default
@@ -45,10 +45,16 @@ What it measures (docs/benchmarks.md, "Live load"):
   server, whose frame may overtake the ack);
 - errors, by the `data-code` of `#notice` frames, plus sockets closed by the server,
   decisions never acknowledged, and reveals never seen;
-- CPU of each daphne process (user+system seconds / wall seconds, from /proc/<pid>/stat,
-  over the measured window), its peak resident memory, and for context PostgreSQL's and
-  Redis' CPU (all their processes on the machine), the load generator's own, and the
-  whole machine's.
+- CPU per decision: the CPU (user+system, from /proc/<pid>/stat) used over the window by
+  each daphne process (÷ its share of the decisions acknowledged in it), all of them,
+  PostgreSQL and Redis (all their processes on the machine) and the load generator, each ÷
+  the decisions acknowledged; and beside them the machine's other load: the CPU of
+  everything else on the machine (/proc/stat minus those processes) and the load average.
+  No figure is printed if that cannot be read. Also each daphne's peak resident memory;
+- with --connect-burst N, before the players connect (--connect-concurrency at a time):
+  N sockets of the tables' players opened all at once, how many handshakes were accepted
+  and how the others failed, the time from the start to each one's acceptance and to its
+  first `#live` frame, and the CPU per socket, the machine's other load beside it.
 Within a decision point the server sends a seat only its `#players` section, and its
 `#hand` when its own selection changed (docs/protocol.md): the seat's screen is then at
 that section's version, and its hand is replaced in the frame it decides from.
@@ -77,7 +83,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _http  # noqa: E402
 import _server  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
-from websockets.exceptions import ConnectionClosed  # noqa: E402
+from websockets.exceptions import (  # noqa: E402
+    ConnectionClosed,
+    InvalidHandshake,
+    InvalidStatus,
+)
 from websockets.typing import Origin  # noqa: E402
 
 PASSWORD = "load-players-password-7Qz"
@@ -171,6 +181,7 @@ class Socket:
         self.first_frame = asyncio.Event()
         self.reader = None
         self.closing = False
+        self.accepted_at = self.first_frame_at = None  # perf_counter moments (--connect-burst)
 
     async def open(self) -> None:
         url = self.browser.base.replace("http://", "ws://") + f"/ws/tables/{self.table_id}/"
@@ -183,6 +194,7 @@ class Socket:
             max_size=2**20,
             compression=None,
         )
+        self.accepted_at = time.perf_counter()
         # asyncio reads a socket into a new 256 KiB buffer, which glibc maps and unmaps for
         # every read (mmap, mremap, munmap: a sixth of this process's CPU at 100 tables);
         # 64 KiB come from the heap. The servers' frames are a few KiB.
@@ -208,6 +220,8 @@ class Socket:
 
     def on_frame(self, kind: str, data: dict, text: str, moment: float) -> None:
         if kind == "live":
+            if self.first_frame_at is None:
+                self.first_frame_at = moment
             self.first_frame.set()
         elif kind == "notice" and data.get("code"):
             self.run.errors[data["code"]] += 1
@@ -346,6 +360,51 @@ def reveal_latencies(tables: list[Table], run: Run) -> tuple[list, list, int]:
     return from_sent, from_ack, unseen
 
 
+async def connect_burst(run, tables: list, count: int, meter_pids: list[int]) -> dict:
+    """--connect-burst: `count` sockets opened all at once, socket j by seat j // tables of
+    table j % tables (a club night starting, every browser reconnecting after a deploy).
+    When each handshake was accepted and its first `#live` frame came, from the moment all
+    began; the CPU used until the last one was in or had failed; then they are closed."""
+    sockets = []
+    for j in range(count):
+        table = tables[j % len(tables)]
+        player = table.players[(j // len(tables)) % table.size]
+        sockets.append(Socket(run, player.browser, table.id, f"b{j}"))
+    failures: Counter = Counter()
+
+    async def one(socket: Socket) -> None:
+        try:
+            await socket.open()
+        except ConnectionClosed as closed:
+            failures[f"closed_{closed.rcvd.code if closed.rcvd else 'abnormal'}"] += 1
+        except InvalidStatus as refused:
+            failures[f"http_{refused.response.status_code}"] += 1
+        except InvalidHandshake as failed:  # the server dropped it: no HTTP answer at all
+            failures[type(failed).__name__] += 1
+        except TimeoutError:
+            failures["timeout" if socket.accepted_at is None else "no_first_frame"] += 1
+        except OSError as error:
+            failures[f"oserror_{error.errno}"] += 1
+
+    meter = _server.ProcessMeter(meter_pids)
+    meter.start()
+    start = time.perf_counter()
+    await asyncio.gather(*(one(s) for s in sockets))
+    usage = meter.stop()
+    accepted = [s.accepted_at - start for s in sockets if s.accepted_at is not None]
+    framed = [s.first_frame_at - start for s in sockets if s.first_frame_at is not None]
+    await bounded(200, (s.close() for s in sockets))
+    return {
+        "sockets": count,
+        "tables": len(tables),
+        "accepted": len(accepted),
+        "failed": dict(failures),
+        "accept_ms": percentiles(accepted),
+        "first_frame_ms": percentiles(framed),
+        **usage,
+    }
+
+
 async def bounded(limit: int, coroutines) -> list:
     gate = asyncio.Semaphore(limit)
 
@@ -450,9 +509,14 @@ async def play(args, urls: list[str], meter_pids: list[int], prefix: str) -> dic
             idle_sockets.append(Socket(run, browser, idle_tables[j % len(idle_tables)], f"i{j}"))
     print(f"  created and started {len(tables)} tables in {time.perf_counter() - clock:.1f} s")
 
+    burst = None
+    if args.connect_burst:
+        burst = await connect_burst(run, tables, args.connect_burst, meter_pids)
+        await asyncio.sleep(1)  # let the closes settle
+
     clock = time.perf_counter()
     players = [player for table in tables for player in table.players]
-    await bounded(CONCURRENT_CONNECTS, (s.open() for s in players + idle_sockets))
+    await bounded(args.connect_concurrency, (s.open() for s in players + idle_sockets))
     print(
         f"  opened {len(players)} player and {len(idle_sockets)} idle sockets"
         f" in {time.perf_counter() - clock:.1f} s"
@@ -529,6 +593,7 @@ async def play(args, urls: list[str], meter_pids: list[int], prefix: str) -> dic
         "ticks": dict(run.ticks),
         "client_loop_lag_ms": percentiles(lag),
         **usage,
+        "connect_burst": burst,
     }
 
 
@@ -551,6 +616,30 @@ def _line(label: str, figures: dict) -> str:
         f"{label}: p50 {figures['p50']:.1f}  p95 {figures['p95']:.1f}  "
         f"p99 {figures['p99']:.1f}  max {figures['max']:.1f}  (n={figures['n']})"
     )
+
+
+def _cpu_lines(result: dict) -> list[str]:
+    per, servers = result["cpu_ms_per_decision"], result["servers"]
+    if per is None:
+        return ["CPU per decision: none acknowledged in the window; " + _other_load(result)]
+    share = f", each process by {servers}" if servers > 1 else ""
+    lines = [
+        f"CPU per decision, ms (CPU of the {result['wall']:.0f} s window / the"
+        f" {result['decisions']} decisions acknowledged in it{share}):"
+    ]
+    for index, (ms, loop_ms, rss) in enumerate(
+        zip(per["daphne"], per["daphne_loop"], result["daphne_rss_mb"], strict=True)
+    ):
+        lines.append(
+            f"  daphne[{index}] {ms:.2f} (event loop {loop_ms:.2f}, database threads"
+            f" {ms - loop_ms:.2f}; {result['daphne_cpu'][index]:.2f} core, peak RSS {rss:.0f} MB)"
+        )
+    lines.append(
+        f"  daphne all {per['daphne_all']:.2f}  postgres {per['postgres']:.2f}  redis"
+        f" {per['redis']:.2f}  load generator {per['load_generator']:.2f}"
+    )
+    lines.append("  " + _other_load(result))
+    return lines
 
 
 def report(result: dict) -> str:
@@ -580,30 +669,70 @@ def report(result: dict) -> str:
         ),
         "ticks: " + ", ".join(f"{k} {v}" for k, v in sorted(result["ticks"].items())),
     ]
-    for index, (cpu, loop_cpu, rss) in enumerate(
-        zip(result["daphne_cpu"], result["daphne_loop_cpu"], result["daphne_rss_mb"], strict=True)
-    ):
-        rate = result["decisions_per_second"] / servers
-        per_decision = f", {cpu / rate * 1000:.1f} ms per decision" if rate else ""
-        lines.append(
-            f"daphne[{index}]: CPU {cpu:.2f} core (event-loop thread {loop_cpu:.2f}, database"
-            f" threads {cpu - loop_cpu:.2f}){per_decision}; peak RSS {rss:.0f} MB"
-        )
-    ours = (
-        sum(result["daphne_cpu"])
-        + result["postgres_cpu"]
-        + result["redis_cpu"]
-        + result["client_cpu"]
-    )
-    lines.append(
-        f"machine-wide: postgres {result['postgres_cpu']:.2f} core, redis"
-        f" {result['redis_cpu']:.2f} core, load generator {result['client_cpu']:.2f} core;"
-        f" all processes {result['machine_cpu']:.2f} of {result['cores']} cores, of which"
-        f" {max(0.0, result['machine_cpu'] - ours):.2f} other work;"
-        f" load average {result['loadavg_1min']:.1f}"
-    )
+    if result.get("connect_burst"):
+        lines[1:1] = burst_report(result["connect_burst"])
+    lines.extend(_cpu_lines(result))
     lines.append(_line("load generator event-loop lag ms", result["client_loop_lag_ms"]))
     return "\n".join(lines)
+
+
+def other_cpu(usage: dict) -> float:
+    """The cores the rest of the machine kept busy over a meter's window: all its CPU
+    (/proc/stat) but that of the processes measured. Without it and the load average no
+    figure is printed: a CPU figure means nothing without the machine's other load."""
+    machine, loadavg = usage.get("machine_cpu"), usage.get("loadavg_1min")
+    if not all(isinstance(v, (int, float)) and math.isfinite(v) for v in (machine, loadavg)):
+        raise SystemExit("ws_load: the machine's other load could not be read: no figure")
+    ours = sum(usage["daphne_cpu"]) + sum(
+        usage[name] for name in ("postgres_cpu", "redis_cpu", "client_cpu")
+    )
+    return max(0.0, machine - ours)
+
+
+def _other_load(usage: dict) -> str:
+    return (
+        f"machine's other load {other_cpu(usage):.2f} of {usage['cores']} cores"
+        f" (all /proc/stat CPU but the above), load average {usage['loadavg_1min']:.2f}"
+    )
+
+
+def cpu_per(usage: dict, count: int, servers: int = 1) -> dict | None:
+    """Milliseconds of CPU per decision (or socket) of each process measured over a
+    meter's window: each daphne by its share (count / servers), all of them, PostgreSQL,
+    Redis and the load generator by `count`; with the machine's other load. None when
+    `count` is 0; SystemExit when the other load cannot be read."""
+    other = other_cpu(usage)
+    if not count:
+        return None
+
+    def ms(cores: float, share: float = 1.0) -> float:
+        return cores * usage["wall"] * 1000 / (count * share)
+
+    return {
+        "daphne": [ms(cpu, 1 / servers) for cpu in usage["daphne_cpu"]],
+        "daphne_loop": [ms(cpu, 1 / servers) for cpu in usage["daphne_loop_cpu"]],
+        "daphne_all": ms(sum(usage["daphne_cpu"])),
+        "postgres": ms(usage["postgres_cpu"]),
+        "redis": ms(usage["redis_cpu"]),
+        "load_generator": ms(usage["client_cpu"]),
+        "other_cores": other,
+        "loadavg_1min": usage["loadavg_1min"],
+    }
+
+
+def burst_report(burst: dict) -> list[str]:
+    per = burst["cpu_ms_per_socket"]
+    failed = ", ".join(f"{k} {v}" for k, v in sorted(burst["failed"].items())) or "none"
+    return [
+        f"connect burst: {burst['sockets']} sockets at once (players of {burst['tables']}"
+        f" tables): {burst['accepted']} accepted; failed: {failed}",
+        _line("  open -> accepted ms", burst["accept_ms"]),
+        _line("  open -> first #live frame ms", burst["first_frame_ms"]),
+        f"  CPU per socket, ms (the {burst['wall']:.1f} s until the last was in):"
+        f" daphne all {per['daphne_all']:.2f}  postgres {per['postgres']:.2f}  redis"
+        f" {per['redis']:.2f}  load generator {per['load_generator']:.2f}",
+        "  " + _other_load(burst),
+    ]
 
 
 def parse_args(argv=None):
@@ -612,6 +741,9 @@ def parse_args(argv=None):
     parser.add_argument("--players", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--servers", type=int, default=1, choices=[1, 2])
+    parser.add_argument(
+        "--nginx", action="store_true", help="play through nginx in front (deploy/nginx)"
+    )
     parser.add_argument(
         "--split",
         default="seats",
@@ -623,6 +755,20 @@ def parse_args(argv=None):
         "--url", action="append", default=[], help="an already running server (repeatable)"
     )
     parser.add_argument("--idle", type=int, default=0, help="extra idle spectator sockets")
+    parser.add_argument(
+        "--connect-concurrency",
+        type=int,
+        default=CONCURRENT_CONNECTS,
+        help="sockets opening at a time when the players connect",
+    )
+    parser.add_argument(
+        "--connect-burst",
+        type=int,
+        default=0,
+        metavar="N",
+        help="once the tables are started, first open N sockets of their players all at once"
+        " and report how many handshakes were accepted and how fast",
+    )
     parser.add_argument("--debug", action="store_true", help="serve with DEBUG=1")
     parser.add_argument(
         "--env",
@@ -645,6 +791,12 @@ def parse_args(argv=None):
         parser.error("--seconds must be between 1 and 600")
     if not 0 <= args.idle <= 5000:
         parser.error("--idle must be between 0 and 5000")
+    if not 1 <= args.connect_concurrency <= 5000:
+        parser.error("--connect-concurrency must be between 1 and 5000")
+    if not 0 <= args.connect_burst <= 5000:
+        parser.error("--connect-burst must be between 0 and 5000")
+    if args.connect_burst and args.tables == 0:
+        parser.error("--connect-burst needs --tables: its sockets are their players'")
     if args.tables == 0 and args.idle == 0:
         parser.error("nothing to do: give --tables or --idle")
     for url in args.url:
@@ -661,7 +813,7 @@ def _raise_open_files_limit(sockets: int) -> None:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    _raise_open_files_limit(args.tables * args.players + args.idle)
+    _raise_open_files_limit(args.tables * args.players + args.idle + args.connect_burst)
     prefix = f"load{secrets.token_hex(3)}_"
     spectators = math.ceil(args.idle / SOCKETS_PER_SPECTATOR) if args.idle else 0
     users = args.tables * args.players + spectators
@@ -679,6 +831,7 @@ def main(argv=None) -> int:
         else:
             stack = _server.Stack(
                 servers=args.servers,
+                nginx=args.nginx,
                 database_url=os.environ.get("DATABASE_URL")
                 or "postgres://postgres@127.0.0.1:5432/",
                 redis_url=os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0",
@@ -688,6 +841,8 @@ def main(argv=None) -> int:
             clock = time.perf_counter()
             stack.start()
             urls, pids, env = stack.urls, stack.pids, stack.env()
+            if args.nginx:  # every player through nginx, which places each table
+                urls = [stack.nginx_url] * len(urls)
             print(
                 f"  started {len(urls)} daphne on a fresh database"
                 f" in {time.perf_counter() - clock:.1f} s"
@@ -707,6 +862,11 @@ def main(argv=None) -> int:
                 shutil.rmtree(stack.folder, ignore_errors=True)
     if stack is not None:
         result["server_errors_logged"] = logged
+    # No figure without the machine's other load beside it (SystemExit when unreadable).
+    result["cpu_ms_per_decision"] = cpu_per(result, result["decisions"], result["servers"])
+    if result["connect_burst"]:
+        burst = result["connect_burst"]
+        burst["cpu_ms_per_socket"] = cpu_per(burst, burst["sockets"])
     print(report(result))
     if args.json:
         args.json.write_text(json.dumps(result, indent=1) + "\n")

@@ -17,4 +17,4 @@ class ChatConfig(AppConfig):
         )
         for event, handler in chat.EVENTS.items():
             sockets.register_event(event, handler)
-        sockets.register_room(join=chat.join, leave=chat.leave)
+        sockets.register_room(join=chat.join, leave=chat.leave, read=chat.read)

@@ -1,9 +1,10 @@
 """The chat of a table's socket and of the lobby's (games.sockets, registered in chat.apps).
 
-A socket joining its room reads what its reader chose not to see (again whenever they
-change it). A message it sends is stored by chat.services and announced to the room by
-its id; every socket of the room reads it once per process (chat.live) and sends it to
-its reader, in the reader's language, if the reader sees it.
+A socket joining its room reads what its reader chose not to see (`read`, in the one
+database hop of its connect; again whenever they change it). A message it sends is stored
+by chat.services and announced to the room by its id; every socket of the room reads it
+once per process (chat.live) and sends it to its reader, in the reader's language, if the
+reader sees it.
 """
 
 import weakref
@@ -29,8 +30,11 @@ class Listener:
 _listeners: "weakref.WeakKeyDictionary[object, Listener]" = weakref.WeakKeyDictionary()
 
 
-async def join(socket, room: Room) -> None:
-    reader = await database_sync_to_async(selectors.chat_reader)(socket.user)
+def read(user, room: Room) -> selectors.Reader:
+    return selectors.chat_reader(user)
+
+
+async def join(socket, room: Room, reader: selectors.Reader) -> None:
     _listeners[socket] = Listener(table_id=room.table_id, reader=reader)
 
 

@@ -142,10 +142,11 @@ class HtmlConsumer(AsyncWebsocketConsumer):
     # --- the socket's room: its table, or the lobby; what other apps add (games.sockets) --
     room: Room | None = None
 
-    async def _enter_room(self, room: Room, *groups: str) -> None:
-        """Other apps' join hooks first, so that they are ready for the groups' events."""
+    async def _enter_room(self, room: Room, answers: list, *groups: str) -> None:
+        """Other apps' join hooks first, so that they are ready for the groups' events;
+        `answers`: what their reads answered (games.sockets.read_room, in the connect's hop)."""
         self.room = room
-        await sockets.join(self, room)
+        await sockets.join(self, room, answers)
         for group in groups:
             await self.channel_layer.group_add(group, self.channel_name)
 
@@ -195,11 +196,29 @@ class HtmlConsumer(AsyncWebsocketConsumer):
             # write to a closing socket, and the disconnect message follows. Nothing to do.
             log.debug("frame not sent: the socket is closing")
 
-    async def refuse(self, code: int) -> None:
-        """Accept, then close at once with `code`: a close before accepting would reach the
-        browser as a bare HTTP 403, which says nothing about why (docs/protocol.md). A
-        refused socket never listens on the channel layer (the base `accept`)."""
+    # Whether the handshake was accepted before the connect's database work (`accept_first`).
+    accepted_first = False
+
+    async def accept_first(self) -> None:
+        """Accept the handshake before the connect's database work, without listening on
+        the channel layer: daphne drops a handshake not accepted within its timeout (5 s),
+        and a club's sockets opening at once queue on Channels' one database thread. The
+        socket listens once it has joined its groups (`listen`); until then it is sent
+        nothing, and a refused one is closed with its code (`refuse`)."""
         await super().accept()
+        self.accepted_first = True
+
+    def listen(self) -> None:
+        """Accepted first, the socket is in its groups: its loop may read the layer."""
+        self.listening.set()
+
+    async def refuse(self, code: int) -> None:
+        """Accept (unless accepted first), then close at once with `code`: a close before
+        accepting would reach the browser as a bare HTTP 403, which says nothing about why
+        (docs/protocol.md). A refused socket never listens on the channel layer (the base
+        `accept`) and is sent nothing but the close."""
+        if not self.accepted_first:
+            await super().accept()
         await self.close(code=code)
 
     async def _language(self):
@@ -228,7 +247,11 @@ class LobbyConsumer(HtmlConsumer):
             return
         self.user = self.scope["user"]
         self.language = await self._language()
-        await self._enter_room(Room(), LOBBY_GROUP, user_group(self.user.pk))
+        # One cheap hop (the apps' room reads), then accepted once in its groups: the lobby
+        # sends no first frame, so being accepted is what says it hears every change.
+        room = Room()
+        answers = await database_sync_to_async(sockets.read_room)(self.user, room)
+        await self._enter_room(room, answers, LOBBY_GROUP, user_group(self.user.pk))
         await self.accept()
 
     async def disconnect(self, code):
@@ -282,12 +305,15 @@ class TableConsumer(HtmlConsumer):
         # (games/table.html): the same rule as the page's (selectors.table_access).
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.invite = query.get("invite", [""])[0]
-        access = await database_sync_to_async(selectors.table_access)(
-            self.table_id, user, self.invite
-        )
-        if access is None:
+        # Accepted before any database work, then one hop: access, the apps' room reads,
+        # the seat seen (docs/protocol.md, "Connecting").
+        await self.accept_first()
+        room = Room(self.table_id)
+        entry = await database_sync_to_async(_enter_table)(self.table_id, user, self.invite, room)
+        if entry is None:
             await self.refuse(NOT_FOUND)
             return
+        access, answers = entry
         self.language = await self._language()
         # The decisions of this table's game, and their fields (docs/engines.md).
         self.decisions = engine.get(access.table.kind).DECISIONS
@@ -300,15 +326,9 @@ class TableConsumer(HtmlConsumer):
         # reading is due within one interval.
         self.session_due = time.monotonic() + random.uniform(0, SESSION_CHECK_SECONDS)
         room_groups = (table_group(self.table_id), user_group(user.pk))
-        await self._enter_room(Room(self.table_id), *room_groups)
-        await self.accept()
+        await self._enter_room(room, answers, *room_groups)
+        self.listen()
         shutdown.register(self)
-        if access.seated:
-            # She is at the table (the clock says so again while the socket is open); an
-            # absence ends only with her own decision or her "I'm back" (RULES §1.8).
-            await database_sync_to_async(services.seat_seen)(
-                table_id=self.table_id, user_id=user.pk
-            )
         await self._push(force=True)
 
     async def disconnect(self, code):
@@ -346,9 +366,22 @@ class TableConsumer(HtmlConsumer):
             )
             await self._send_error(error.code, error.message, message.id)
             return
-        # Committed (and announced to the table): acknowledge, then show this seat its move.
+        # Committed: acknowledge, tell the table's sockets (a resend's version was told
+        # already), then show this seat its move.
         await self.send(text_data=_ack_frame(message.id, accepted.version))
+        if not accepted.duplicate:
+            await self._announce(accepted.version)
         await self._push(at_least=accepted.version)
+
+    async def _announce(self, version: int) -> None:
+        """Tell the table's sockets, in every process, that it is at `version`."""
+        message = services.table_changed(self.table_id, version)
+        try:
+            await self.channel_layer.group_send(table_group(self.table_id), message)
+        except Exception:
+            # The decision is stored: a lost announcement only delays the other screens
+            # until the next one or their own `sync`.
+            log.exception("table %s: could not announce version %s", self.table_id, version)
 
     async def table_seat_removed(self, event):
         """The table's creator freed this user's seat before the game (the frame that
@@ -421,6 +454,19 @@ class TableConsumer(HtmlConsumer):
         return self.scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, "")
 
 
+def _enter_table(table_id, user, invite, room):
+    """The database work of a table socket's connect, in one hop: (its access, what the
+    apps' room reads answered), or None if the user may not look at the table."""
+    access = selectors.table_access(table_id, user, invite)
+    if access is None:
+        return None
+    if access.seated:
+        # She is at the table (the clock says so again while the socket is open); an
+        # absence ends only with her own decision or her "I'm back" (RULES §1.8).
+        services.seat_seen(table_id=table_id, user_id=user.pk)
+    return access, sockets.read_room(user, room)
+
+
 # Decisions run in threads of their own, off the one thread that Channels shares between
 # every socket for the other database work: the game row lock orders a table's decisions
 # whichever thread runs them.
@@ -437,13 +483,19 @@ async def _decide(table_id, user, message, language) -> services.Accepted:
 def _decide_in(language, table_id, user, message) -> services.Accepted:
     # A refusal is worded in the language of the player's page, whatever thread runs it.
     with translation.override(language):
-        return services.game_decide(
+        accepted = services.game_decide(
             table_id=table_id,
             user=user,
             decision=message.decision,
             client_id=message.id,
             seen_version=message.version,
+            announce=False,  # the socket tells the table once it has acknowledged
         )
+    if accepted.game is not None:
+        # This process's sockets of the table render the version reached from what the
+        # decision read and wrote, instead of reading it again.
+        rendering.remember_snapshot(accepted.table, accepted.game, accepted.seats, accepted.state)
+    return accepted
 
 
 # Per event loop and table, the read of its latest version under way: the sockets of a

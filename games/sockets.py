@@ -13,9 +13,12 @@ does, chat/apps.py):
   a socket's groups goes to `handler(socket, event)` (games.consumers.HtmlConsumer.dispatch).
   Every socket hears the events of its groups, in a room or not (a club room's TV): a
   handler ignores the sockets it knows nothing of.
-- `register_room(join=, leave=)`: `join(socket, room)` is awaited once a socket is let
-  into its room, before it listens to the room's groups; `leave(socket, room)` when it
-  closes.
+- `register_room(join=, leave=, read=None)`: `join(socket, room)` is awaited once a socket
+  is let into its room, before it listens to the room's groups; `leave(socket, room)` when
+  it closes. With `read`, what the app needs from the database to join: `read(user, room)`
+  runs (sync) in the one database hop of the socket's connect, with its access check
+  (games.consumers), and `join(socket, room, answer)` is then given its answer; `join`
+  itself then does no database work.
 
 A socket offers them `user`, `language`, `room`, `send(text_data=...)` and
 `log_refusal(what, code)`.
@@ -45,7 +48,7 @@ class MessageType:
 
 _messages: dict[str, MessageType] = {}
 _events: dict[str, Callable[[Any, dict], Awaitable[None]]] = {}
-_rooms: list[tuple[Callable, Callable]] = []
+_rooms: list[tuple[Callable, Callable, Callable | None]] = []
 
 
 def register_message(type: str, *, parse, receive, refuse) -> None:
@@ -56,9 +59,9 @@ def register_event(type: str, handler) -> None:
     _events[type] = handler
 
 
-def register_room(*, join, leave) -> None:
-    if (join, leave) not in _rooms:  # an app set up twice (tests) registers once
-        _rooms.append((join, leave))
+def register_room(*, join, leave, read=None) -> None:
+    if (join, leave, read) not in _rooms:  # an app set up twice (tests) registers once
+        _rooms.append((join, leave, read))
 
 
 # --- what games' protocol and consumers ask ------------------------------------------------
@@ -87,11 +90,18 @@ def event_handler(type: str):
     return _events.get(type)
 
 
-async def join(socket, room: Room) -> None:
-    for joined, _left in _rooms:
-        await joined(socket, room)
+def read_room(user, room: Room) -> list:
+    """What the apps' `read` hooks answer for `user` entering `room` (None for an app
+    without one): sync, called in the thread of the socket's connect."""
+    return [None if read is None else read(user, room) for _joined, _left, read in _rooms]
+
+
+async def join(socket, room: Room, answers: list) -> None:
+    """Let the socket into the apps' room, with what `read_room` answered for it."""
+    for (joined, _left, read), answer in zip(_rooms, answers, strict=True):
+        await (joined(socket, room) if read is None else joined(socket, room, answer))
 
 
 async def leave(socket, room: Room) -> None:
-    for _joined, left in _rooms:
+    for _joined, left, _read in _rooms:
         await left(socket, room)

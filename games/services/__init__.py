@@ -12,6 +12,7 @@ from games.services.common import (
     LOBBY_GROUP,
     Accepted,
     ServiceError,
+    table_changed,
     table_group,
 )
 from games.services.decisions import game_decide, seat_deadline
@@ -65,6 +66,7 @@ __all__ = [
     "seat_seen",
     "seats_seen",
     "table_create",
+    "table_changed",
     "table_group",
     "table_paper",
     "table_rematch",

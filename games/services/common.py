@@ -1,7 +1,7 @@
 """What every service shares: the refusal, the answer to a decision, the table's group,
 the announcement on commit."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from games.announce import announce_on_commit
 from games.models import Decision, Table
@@ -25,8 +25,17 @@ class ServiceError(Exception):
 
 @dataclass(frozen=True)
 class Accepted:
+    """A committed decision: the game's version after it. A decision applied now (not a
+    resend) also carries what the game reached, read and written in its transaction (the
+    table, the game, its seats as `Seat.objects.named()` gives them, the engine state), so
+    that the deciding process renders that version without reading it again."""
+
     version: int
     duplicate: bool = False
+    table: Table | None = None
+    game: object = None
+    seats: list = field(default_factory=list)
+    state: object = None
 
 
 # --- announcements -----------------------------------------------------------------------
@@ -37,10 +46,18 @@ def table_group(table_id) -> str:
     return f"table.{table_id}"
 
 
-def _announce_on_commit(table: Table, version: int | None = None, lobby: bool = False) -> None:
-    """Once committed, say "table N is at version v": nothing else, no card, no move.
-    Each process reads that version from the database and renders it for its sockets."""
-    message = {"type": "table.changed", "table": table.pk, "version": version}
-    announce_on_commit(table_group(table.pk), message)
+def table_changed(table_id: int, version: int | None = None) -> dict:
+    """The message "table N is at version v": nothing else, no card, no move. Each process
+    reads that version from the database and renders it for its sockets."""
+    return {"type": "table.changed", "table": table_id, "version": version}
+
+
+def _announce_on_commit(
+    table: Table, version: int | None = None, lobby: bool = False, table_too: bool = True
+) -> None:
+    """Once committed, tell the table's sockets (unless `table_too` is False: the caller
+    tells them itself) and, with `lobby`, the lobby's."""
+    if table_too:
+        announce_on_commit(table_group(table.pk), table_changed(table.pk, version))
     if lobby:
         announce_on_commit(LOBBY_GROUP, {"type": "lobby.changed"})

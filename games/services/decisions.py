@@ -11,7 +11,16 @@ from django.utils.translation import gettext as _
 
 from games import engine, signals
 from games.bots import get_bot
-from games.models import GAME_PLAY_FIELDS, Decision, Game, RoundScore, Seat, Table, TakenCard
+from games.models import (
+    GAME_PLAY_FIELDS,
+    Decision,
+    Game,
+    RoundScore,
+    Seat,
+    Table,
+    TakenCard,
+    number_bots,
+)
 from games.services.common import Accepted, ServiceError, _announce_on_commit
 
 # --- decisions ---------------------------------------------------------------------------
@@ -24,15 +33,17 @@ def game_decide(
     decision: dict,
     client_id: str = "",
     seen_version: int | None = None,
+    announce: bool = True,
 ) -> Accepted:
     """Apply a player's decision. Acknowledge only what this returns: it is committed.
 
     `client_id` makes a resent decision harmless (it is applied once); `seen_version`, the
     version the player's screen showed, refuses a decision made on a screen from an
-    earlier turn.
+    earlier turn. Without `announce` the table's sockets are not told on commit: the
+    caller tells them (the socket that sent the decision, once it has acknowledged it).
     """
     try:
-        return _decide(table_id, user, decision, client_id, seen_version)
+        return _decide(table_id, user, decision, client_id, seen_version, announce)
     except IntegrityError:
         # Only a decision already applied under this client id can collide here
         # (Decision's "client_decision_once"): a resend after a lost acknowledgement.
@@ -69,7 +80,7 @@ def _duplicate(table_id: int, user, client_id: str) -> Accepted | None:
     return Accepted(version=game.version, duplicate=True)
 
 
-def _decide(table_id, user, decision, client_id, seen_version) -> Accepted:
+def _decide(table_id, user, decision, client_id, seen_version, announce) -> Accepted:
     with transaction.atomic():
         # The game row lock orders every decision of this table, from every process.
         game, table = _locked_game(table_id)
@@ -112,10 +123,21 @@ def _decide(table_id, user, decision, client_id, seen_version) -> Accepted:
             if (duplicate := _duplicate(table_id, user, client_id)) is not None:
                 return duplicate
             raise ServiceError("illegal", _refusal(error)) from None
-        _advance(game, table, seats, now, state=state, point_before=point_before)
+        state = _advance(game, table, seats, now, state=state, point_before=point_before)
         game.save(update_fields=GAME_PLAY_FIELDS)
-        _announce_on_commit(table, game.version, lobby=table.status == Table.Status.FINISHED)
-        return Accepted(version=game.version)
+        _announce_on_commit(
+            table,
+            game.version,
+            lobby=table.status == Table.Status.FINISHED,
+            table_too=announce,
+        )
+        return Accepted(
+            version=game.version,
+            table=table,
+            game=game,
+            seats=number_bots(seats.values()),
+            state=state,
+        )
 
 
 def _locked_game(table_id) -> tuple[Game, Table]:
