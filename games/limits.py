@@ -54,14 +54,24 @@ def allow_shared(user_id: int, now: float | None = None) -> bool:
     window = burst * 60 / per_minute
     now = time.time() if now is None else now
     key = f"ws-rate:{user_id}:{int(now // window)}"
-    # Kept a little longer than its window; `add` sets it only if it is not there yet.
-    cache.add(key, 0, timeout=math.ceil(window) + 1)
     try:
+        # Counted where the window's count is there already (every message but its first).
         count = cache.incr(key)
-    except ValueError:  # expired between the two calls: this message opens a new count
-        cache.add(key, 1, timeout=math.ceil(window) + 1)
-        count = 1
+    except ValueError:
+        # The window's first message opens its count, kept a little longer than the window
+        # (`add` sets it only if no other process did meanwhile).
+        opened = cache.add(key, 1, timeout=math.ceil(window) + 1)
+        count = 1 if opened else cache.incr(key)
     return count <= burst
+
+
+def allow_now(user_id: int) -> bool:
+    """Whether this message of `user_id` is within the allowance: the shared count with
+    Redis, else this process's. Blocking: call it off the event loop (a decision counts in
+    its own thread, games.consumers), or through `allow`."""
+    if not settings.REDIS_URL:
+        return allow_here(user_id)
+    return allow_shared(user_id)
 
 
 async def allow(user_id: int) -> bool:

@@ -83,8 +83,7 @@ def _duplicate(table_id: int, user, client_id: str) -> Accepted | None:
 def _decide(table_id, user, decision, client_id, seen_version, announce) -> Accepted:
     with transaction.atomic():
         # The game row lock orders every decision of this table, from every process.
-        game, table = _locked_game(table_id)
-        seats = {seat.position: seat for seat in table.seats.select_related("user")}
+        game, table, seats = _locked_game(table_id)
         mine = next((s for s in seats.values() if s.user_id == user.pk), None)
         if mine is None:
             raise ServiceError("not_seated", _("You have no seat at this table."))
@@ -140,22 +139,27 @@ def _decide(table_id, user, decision, client_id, seen_version, announce) -> Acce
         )
 
 
-def _locked_game(table_id) -> tuple[Game, Table]:
-    """The table's game, its row locked for this transaction, and its table.
+def _locked_game(table_id) -> tuple[Game, Table, dict]:
+    """The table's game, its row locked for this transaction; its table; its seats by
+    position, with their users.
 
-    Read apart, and not linked to each other by the ORM: linked both ways they would be a
-    reference cycle, left with the game's JSON state for a full garbage collection after
-    every decision instead of being freed at once."""
+    The game read apart from its table, and not linked to it by the ORM: linked both ways
+    they would be a reference cycle, left with the game's JSON state for a full garbage
+    collection after every decision instead of being freed at once. The table comes with
+    its seats (one query), and every seat holds that one table."""
     try:
         game = Game.objects.select_for_update().get(table_id=table_id)
     except Game.DoesNotExist:
         raise ServiceError("not_playing", _("This table is not playing.")) from None
-    table = Table.objects.get(pk=table_id)
+    seats = list(Seat.objects.filter(table_id=table_id).select_related("user", "table"))
+    table = seats[0].table  # a game has its seats from its start
+    for seat in seats:
+        seat.table = table
     if table.paper:
         raise ServiceError("paper", _("This table is played on paper: enter its score sheet."))
     if table.status == Table.Status.ABANDONED:
         raise ServiceError("abandoned", _("This game was abandoned."))
-    return game, table
+    return game, table, {seat.position: seat for seat in seats}
 
 
 def _apply(game, game_engine, state, seat, decision, source, client_id=""):
