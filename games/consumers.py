@@ -515,36 +515,50 @@ def _decide_in(language, table_id, user, message) -> services.Accepted:
 
 
 # Per event loop and table, the read of its latest version under way: the sockets of a
-# table told of one version read it once (rendering.read_snapshot keeps it for them).
+# table told of one version read it once (rendering.read_snapshot keeps it for them), and
+# so do sockets that ask for the table as it is now (connecting, `sync`) while a read
+# that has not yet begun is waiting for the database thread (a club connecting at once).
 _reads: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict]" = weakref.WeakKeyDictionary()
+
+
+class _Read:
+    """A read of a table as the database has it, shared while it may serve: `began` is
+    when it began in the database thread (None while it waits for it)."""
+
+    def __init__(self, reads: dict, table_id: int):
+        self.began = None
+        self.future = asyncio.ensure_future(database_sync_to_async(self._run)(table_id))
+        reads[table_id] = self
+        self.future.add_done_callback(lambda _done: _forget_read(reads, table_id, self))
+
+    def _run(self, table_id: int):
+        self.began = time.monotonic()
+        return rendering.read_snapshot(table_id)
 
 
 async def _snapshot(table_id: int, at_least: int | None):
     """The table at version `at_least` or later (None: as the database has it now); None
     if the table is gone."""
+    reads = _reads.setdefault(asyncio.get_running_loop(), {})
     if at_least is not None:
         kept = rendering.snapshot_at(table_id, at_least)
         if kept is not None:
             return kept
-        reads = _reads.setdefault(asyncio.get_running_loop(), {})
-        reading = reads.get(table_id)
-        if reading is None:
-            reading = reads[table_id] = asyncio.ensure_future(_read(table_id))
-            reading.add_done_callback(lambda done: _forget_read(reads, table_id, done))
-        snapshot = await asyncio.shield(reading)
+        reading = reads.get(table_id) or _Read(reads, table_id)
+        snapshot = await asyncio.shield(reading.future)
         if snapshot is None or snapshot.version is None or snapshot.version >= at_least:
             return snapshot
         # That read began before this version was committed: read again.
-    return await _read(table_id)
+    asked = time.monotonic()
+    reading = reads.get(table_id)
+    if reading is None or (reading.began is not None and reading.began < asked):
+        reading = _Read(reads, table_id)  # one that began before the asking may be stale
+    return await asyncio.shield(reading.future)
 
 
-def _forget_read(reads: dict, table_id: int, done) -> None:
+def _forget_read(reads: dict, table_id: int, done: _Read) -> None:
     if reads.get(table_id) is done:
         del reads[table_id]
-
-
-async def _read(table_id: int):
-    return await database_sync_to_async(rendering.read_snapshot)(table_id)
 
 
 def _stop_receiving(receiving: asyncio.Future, tries: int) -> None:

@@ -2,6 +2,8 @@
 work, which is one hop of a few statements; a refused socket gets its close code and
 nothing of the table, and never enters the chat's room."""
 
+import asyncio
+
 import pytest
 from asgiref.sync import sync_to_async
 from django.db import connection
@@ -78,3 +80,16 @@ async def test_the_invite_code_opens_a_private_table_in_the_same_hop(alice, make
     socket = await ws.connect(f"/ws/tables/{table.pk}/?invite={table.invite_code}", carol)
     assert 'id="live"' in await ws.receive(socket)
     await socket.disconnect()
+
+
+async def test_sockets_asking_for_a_table_at_once_share_one_read(alice, bob):
+    """A club connecting at once: while a read of the table waits for the database
+    thread, every socket asking for the table as it is now gets that read's snapshot;
+    one asked after it began reads again (it could miss a change made meanwhile)."""
+    table = await setup_table(alice, others=[bob])
+    first, second, third = await asyncio.gather(
+        *(consumers._snapshot(table.pk, None) for _ in range(3))
+    )
+    assert first is second is third and first.table.pk == table.pk
+    later = await consumers._snapshot(table.pk, None)
+    assert later is not first and later.version == first.version
