@@ -121,7 +121,7 @@ class ClubEventAdmin(NightAdminMixin, LeagueScopedAdmin):
 
 @admin.register(Evening)
 class EveningAdmin(ClubEventAdmin):
-    list_display = ("__str__", "season", "date", "place", "player_count")
+    list_display = ("__str__", "season", "date", "starts_at", "place", "player_count")
     list_filter = (
         ("season__league", LeagueScopedFilter),
         ("season", LeagueScopedFilter),
@@ -149,7 +149,16 @@ class EveningAdmin(ClubEventAdmin):
 
 @admin.register(Tournament)
 class TournamentAdmin(ClubEventAdmin):
-    list_display = ("name", "season", "date", "rounds", "seating", "duplicate", "player_count")
+    list_display = (
+        "name",
+        "season",
+        "date",
+        "starts_at",
+        "rounds",
+        "seating",
+        "duplicate",
+        "player_count",
+    )
     list_filter = (
         ("season__league", LeagueScopedFilter),
         ("season", LeagueScopedFilter),

@@ -112,6 +112,8 @@ class NightAdminMixin:
             first = _seat_value(request.POST[f"swap_a_{int(argument)}"])
             second = _seat_value(request.POST[f"swap_b_{int(argument)}"])
             services.night_swap(event=event, first=first, second=second)
+            if first[0] != second[0]:
+                return _("The two players swapped seats; each is mailed their new table.")
             return _("The two players swapped seats.")
         slot_id, user_id = _seat_value(argument)
         player = User.objects.get(pk=user_id)

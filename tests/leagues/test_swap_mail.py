@@ -146,3 +146,5 @@ def test_the_night_panels_swap_mails_the_players_it_moves(
     assert response.status_code == 302
     assert seated(first)[1] == b and seated(second)[1] == a
     assert len(mail.outbox) == 2
+    page = client.get(response.url, headers={"accept-language": "en"}).content.decode()
+    assert "each is mailed their new table" in page
