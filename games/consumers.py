@@ -380,11 +380,12 @@ class TableConsumer(HtmlConsumer):
             )
             await self._send_error(error.code, error.message, message.id)
             return
-        # Committed: acknowledge, tell the table's sockets (a resend's version was told
-        # already), then show this seat its move.
-        await self.send(text_data=_ack_frame(message.id, accepted.version))
+        # Committed: tell the table's sockets (a resend's version was told already), so
+        # that whoever hears of the ack has been told too; acknowledge; then show this seat
+        # its move.
         if not accepted.duplicate:
             await self._announce(accepted.version)
+        await self.send(text_data=_ack_frame(message.id, accepted.version))
         await self._push(at_least=accepted.version)
 
     async def _announce(self, version: int) -> None:
@@ -505,7 +506,7 @@ def _decide_in(language, table_id, user, message) -> services.Accepted:
             decision=message.decision,
             client_id=message.id,
             seen_version=message.version,
-            announce=False,  # the socket tells the table once it has acknowledged
+            announce=False,  # the socket tells the table, then acknowledges
         )
     if accepted.game is not None:
         # This process's sockets of the table render the version reached from what the

@@ -40,7 +40,7 @@ def game_decide(
     `client_id` makes a resent decision harmless (it is applied once); `seen_version`, the
     version the player's screen showed, refuses a decision made on a screen from an
     earlier turn. Without `announce` the table's sockets are not told on commit: the
-    caller tells them (the socket that sent the decision, once it has acknowledged it).
+    caller tells them (the socket that sent the decision, before it acknowledges it).
     """
     try:
         return _decide(table_id, user, decision, client_id, seen_version, announce)
