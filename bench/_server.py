@@ -356,8 +356,9 @@ def machine_busy_seconds() -> tuple[float, float]:
 class ProcessMeter:
     """CPU used between `start()` and `stop()`, and the peak resident memory seen."""
 
-    def __init__(self, daphne_pids: list[int]):
+    def __init__(self, daphne_pids: list[int], nginx_pids: list[int] = ()):
         self.daphne = list(daphne_pids)
+        self.nginx = list(nginx_pids)
 
     def _group_cpu(self, pids) -> float:
         total = 0.0
@@ -375,6 +376,7 @@ class ProcessMeter:
             "daphne_loop": [main_thread_cpu_seconds(pid) for pid in self.daphne],
             "postgres": self._group_cpu(pg),
             "redis": self._group_cpu(redis),
+            "nginx": self._group_cpu(self.nginx),
             "client": sum(os.times()[:2]),
             "busy": busy,
             "total": total,
@@ -408,6 +410,8 @@ class ProcessMeter:
             "daphne_rss_mb": self.peak_rss,
             "postgres_cpu": (after["postgres"] - before["postgres"]) / wall,
             "redis_cpu": (after["redis"] - before["redis"]) / wall,
+            "nginx_cpu": (after["nginx"] - before["nginx"]) / wall,
+            "nginx_measured": bool(self.nginx),
             "client_cpu": (after["client"] - before["client"]) / wall,
             "machine_cpu": (after["busy"] - before["busy"])
             / max(after["total"] - before["total"], 1e-9)

@@ -47,7 +47,8 @@ What it measures (docs/benchmarks.md, "Live load"):
   decisions never acknowledged, and reveals never seen;
 - CPU per decision: the CPU (user+system, from /proc/<pid>/stat) used over the window by
   each daphne process (÷ its share of the decisions acknowledged in it), all of them,
-  PostgreSQL and Redis (all their processes on the machine) and the load generator, each ÷
+  PostgreSQL and Redis (all their processes on the machine), nginx with --nginx, and the
+  load generator, each ÷
   the decisions acknowledged; and beside them the machine's other load: the CPU of
   everything else on the machine (/proc/stat minus those processes) and the load average.
   No figure is printed if that cannot be read. Also each daphne's peak resident memory;
@@ -360,7 +361,9 @@ def reveal_latencies(tables: list[Table], run: Run) -> tuple[list, list, int]:
     return from_sent, from_ack, unseen
 
 
-async def connect_burst(run, tables: list, count: int, meter_pids: list[int]) -> dict:
+async def connect_burst(
+    run, tables: list, count: int, meter_pids: list[int], nginx_pids: list[int]
+) -> dict:
     """--connect-burst: `count` sockets opened all at once, socket j by seat j // tables of
     table j % tables (a club night starting, every browser reconnecting after a deploy).
     When each handshake was accepted and its first `#live` frame came, from the moment all
@@ -386,7 +389,7 @@ async def connect_burst(run, tables: list, count: int, meter_pids: list[int]) ->
         except OSError as error:
             failures[f"oserror_{error.errno}"] += 1
 
-    meter = _server.ProcessMeter(meter_pids)
+    meter = _server.ProcessMeter(meter_pids, nginx_pids)
     meter.start()
     start = time.perf_counter()
     await asyncio.gather(*(one(s) for s in sockets))
@@ -459,7 +462,9 @@ async def loop_lag(samples: list[float], stop: asyncio.Event) -> None:
         samples.append(max(0.0, loop.time() - expected))
 
 
-async def play(args, urls: list[str], meter_pids: list[int], prefix: str) -> dict:
+async def play(
+    args, urls: list[str], meter_pids: list[int], prefix: str, nginx_pids: list[int] = ()
+) -> dict:
     run = Run()
     if args.trace:
         run.trace = []
@@ -511,7 +516,7 @@ async def play(args, urls: list[str], meter_pids: list[int], prefix: str) -> dic
 
     burst = None
     if args.connect_burst:
-        burst = await connect_burst(run, tables, args.connect_burst, meter_pids)
+        burst = await connect_burst(run, tables, args.connect_burst, meter_pids, nginx_pids)
         await asyncio.sleep(1)  # let the closes settle
 
     clock = time.perf_counter()
@@ -522,7 +527,7 @@ async def play(args, urls: list[str], meter_pids: list[int], prefix: str) -> dic
         f" in {time.perf_counter() - clock:.1f} s"
     )
 
-    meter = _server.ProcessMeter(meter_pids)
+    meter = _server.ProcessMeter(meter_pids, nginx_pids)
     lag: list[float] = []
     stop_lag = asyncio.Event()
     lag_task = asyncio.create_task(loop_lag(lag, stop_lag))
@@ -636,7 +641,9 @@ def _cpu_lines(result: dict) -> list[str]:
         )
     lines.append(
         f"  daphne all {per['daphne_all']:.2f}  postgres {per['postgres']:.2f}  redis"
-        f" {per['redis']:.2f}  load generator {per['load_generator']:.2f}"
+        f" {per['redis']:.2f}"
+        + ("" if per["nginx"] is None else f"  nginx {per['nginx']:.2f}")
+        + f"  load generator {per['load_generator']:.2f}"
     )
     lines.append("  " + _other_load(result))
     return lines
@@ -684,7 +691,7 @@ def other_cpu(usage: dict) -> float:
     if not all(isinstance(v, (int, float)) and math.isfinite(v) for v in (machine, loadavg)):
         raise SystemExit("ws_load: the machine's other load could not be read: no figure")
     ours = sum(usage["daphne_cpu"]) + sum(
-        usage[name] for name in ("postgres_cpu", "redis_cpu", "client_cpu")
+        usage.get(name, 0.0) for name in ("postgres_cpu", "redis_cpu", "nginx_cpu", "client_cpu")
     )
     return max(0.0, machine - ours)
 
@@ -714,6 +721,7 @@ def cpu_per(usage: dict, count: int, servers: int = 1) -> dict | None:
         "daphne_all": ms(sum(usage["daphne_cpu"])),
         "postgres": ms(usage["postgres_cpu"]),
         "redis": ms(usage["redis_cpu"]),
+        "nginx": ms(usage.get("nginx_cpu", 0.0)) if usage.get("nginx_measured") else None,
         "load_generator": ms(usage["client_cpu"]),
         "other_cores": other,
         "loadavg_1min": usage["loadavg_1min"],
@@ -851,7 +859,8 @@ def main(argv=None) -> int:
         _server.create_users(env, prefix, users, PASSWORD)
         print(f"  created {users} accounts in {time.perf_counter() - clock:.1f} s")
         budget = SETUP_SECONDS + args.seconds + DRAIN_SECONDS + 60
-        result = asyncio.run(asyncio.wait_for(play(args, urls, pids, prefix), budget))
+        nginx_pids = stack.nginx_pids if stack is not None else []
+        result = asyncio.run(asyncio.wait_for(play(args, urls, pids, prefix, nginx_pids), budget))
     finally:
         if stack is not None:
             stack.stop()
