@@ -48,9 +48,9 @@ What it measures (docs/benchmarks.md, "Live load"):
 - CPU per decision: the CPU (user+system, from /proc/<pid>/stat) used over the window by
   each daphne process (÷ its share of the decisions acknowledged in it), all of them,
   PostgreSQL and Redis (all their processes on the machine), nginx with --nginx, and the
-  load generator, each ÷
-  the decisions acknowledged; and beside them the machine's other load: the CPU of
-  everything else on the machine (/proc/stat minus those processes) and the load average.
+  load generator, each ÷ the decisions acknowledged; and beside them the machine's other
+  load: the CPU of everything else on the machine (/proc/stat minus those processes) and
+  the load average.
   No figure is printed if that cannot be read. Also each daphne's peak resident memory;
 - with --connect-burst N, before the players connect (--connect-concurrency at a time):
   N sockets of the tables' players opened all at once, how many handshakes were accepted

@@ -163,7 +163,7 @@ class HtmlConsumer(AsyncWebsocketConsumer):
         Channels' hop to the database thread before each one (`aclose_old_connections`):
         these handlers reach the database only through `database_sync_to_async`, which
         closes stale connections itself, and a decision's announcement reaches every
-        socket of its table (one hop each was a tenth of a decision's CPU)."""
+        socket of its table (a hop for each of them on every decision)."""
         handler = sockets.event_handler(message.get("type"))
         if handler is not None:
             await aclose_old_connections()

@@ -90,17 +90,8 @@ def _utc(moment: datetime.datetime) -> str:
     return moment.astimezone(datetime.UTC).strftime("%Y%m%dT%H%M%SZ")
 
 
-def event_start(event) -> datetime.datetime | None:
-    """When the event starts, an aware datetime (its date and start time at the club's
-    time, settings.TIME_ZONE); None for a whole-day event."""
-    if event.starts_at is None:
-        return None
-    start = datetime.datetime.combine(event.date, event.starts_at)
-    return timezone.make_aware(start, timezone.get_default_timezone())
-
-
 def _when_lines(event):
-    start = event_start(event)
+    start = event.starts()
     if start is None:
         yield f"DTSTART;VALUE=DATE:{_date(event.date)}"
         yield f"DTEND;VALUE=DATE:{_date(event.date + datetime.timedelta(days=1))}"

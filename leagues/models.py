@@ -566,6 +566,14 @@ class ClubEvent(models.Model):
                 {"min_table_size": _("The fewest players cannot be more than the most.")}
             )
 
+    def starts(self) -> datetime.datetime | None:
+        """When it starts, at the club's time (settings.TIME_ZONE); None for a whole-day
+        event."""
+        if self.starts_at is None:
+            return None
+        start = datetime.datetime.combine(self.date, self.starts_at)
+        return timezone.make_aware(start, timezone.get_default_timezone())
+
     def table_options(self) -> dict:
         if self.game_rounds:
             return {"end": "rounds", "rounds": self.game_rounds}
@@ -676,6 +684,16 @@ class SeatedTable(models.Model):
         ordering = ["round", "number"]
 
 
+def seated_table_of(table) -> "EveningTable | TournamentTable | None":
+    """The seat of `table` in an evening's or a tournament's round, if a seating made it."""
+    for name in ("evening_slot", "tournament_slot"):
+        # A missing reverse one-to-one raises an AttributeError: getattr's default.
+        slot = getattr(table, name, None)
+        if slot is not None:
+            return slot
+    return None
+
+
 class EveningTable(SeatedTable):
     evening = models.ForeignKey(
         Evening,
@@ -701,6 +719,10 @@ class EveningTable(SeatedTable):
 
     def __str__(self):
         return str(self.table)
+
+    @property
+    def event(self) -> Evening:
+        return self.evening
 
 
 class TournamentTable(SeatedTable):
@@ -728,6 +750,10 @@ class TournamentTable(SeatedTable):
 
     def __str__(self):
         return str(self.table)
+
+    @property
+    def event(self) -> Tournament:
+        return self.tournament
 
 
 class Absence(models.Model):

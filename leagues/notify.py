@@ -97,9 +97,9 @@ def _when(event) -> str:
 
 
 def players_seated(*, event, tables, user_ids=None) -> int:
-    """Mail each player seated at these new tables of the event (only those of `user_ids`,
-    when given: a replacement): their table, its link, the date and place, who else sits
-    there. Returns the number of mails sent."""
+    """Mail each player seated at these tables of the event (only those of `user_ids`,
+    when given: a replacement, or players swapped to another table): their table, its
+    link, the date and place, who else sits there. Returns the number of mails sent."""
     slots = {
         slot.table_id: slot
         for slot in event.seated_tables.filter(table__in=tables).select_related("table")

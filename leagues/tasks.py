@@ -35,6 +35,15 @@ def recompute_standings(job_pk: int) -> int:
     return recompute(StandingsRecompute.objects.select_related("season").get(pk=job_pk))
 
 
+def start_recompute(season, games: int) -> StandingsRecompute:
+    """Queue a recompute of `season` (`games` games) for a worker: its row, which the
+    admin shows, and its task, both written in the caller's transaction (a worker sees the
+    season's new settings, and nothing is lost if the web process stops right after)."""
+    job = StandingsRecompute.objects.create(season=season, games_total=games)
+    recompute_standings.enqueue(job.pk)
+    return job
+
+
 def recompute(job: StandingsRecompute) -> int:
     """Recompute the job's season from its score sheets, reporting progress to the job's row
     (what the task and `manage.py recompute_standings` run). Returns the number of games."""

@@ -11,7 +11,6 @@ from leagues.admin.base import (
     LeagueScopedAdmin,
     LeagueScopedFilter,
     administers_a_league,
-    start_recompute,
 )
 
 __all__ = [
@@ -22,6 +21,5 @@ __all__ = [
     "games",
     "leagues",
     "sheets",
-    "start_recompute",
     "tables",
 ]

@@ -6,11 +6,9 @@ from django.db.models import Q
 
 from accounts.models import User
 from games.models import Seat, Table
-from leagues import tasks
 from leagues.models import (
     League,
     Season,
-    StandingsRecompute,
 )
 
 
@@ -152,10 +150,3 @@ class ReadOnlyInline(admin.TabularInline):
 
     def has_delete_permission(self, request, obj=None):
         return False
-
-
-def start_recompute(job: StandingsRecompute):
-    """Queue this job's recompute for a worker (leagues/tasks.py). Queued in the request's
-    transaction: a worker sees it with the new settings, and it is not lost if the web process
-    stops right after the commit."""
-    return tasks.recompute_standings.enqueue(job.pk)

@@ -8,14 +8,13 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game, RoundScore, TakenCard
-from leagues import services
+from leagues import services, tasks
 from leagues.admin.base import (
     LeagueScopedAdmin,
     LeagueScopedFilter,
     PlayerSearch,
     ReadOnlyInline,
     deal_in_play,
-    start_recompute,
     tables_of,
 )
 from leagues.admin.results import ResultsAdminMixin
@@ -24,7 +23,6 @@ from leagues.models import (
     Placing,
     PlayerRating,
     Standing,
-    StandingsRecompute,
     conservative,
     season_of,
 )
@@ -69,8 +67,7 @@ class LeagueGameAdmin(ResultsAdminMixin, PlayerSearch, LeagueScopedAdmin):
             services.season_recompute(season=season)
             self.message_user(request, gettext("The standings are recomputed."), messages.INFO)
             return
-        job = StandingsRecompute.objects.create(season=season, games_total=games)
-        start_recompute(job)
+        tasks.start_recompute(season, games)
         self.message_user(
             request,
             gettext("The standings are being recomputed in the background (see the season)."),

@@ -22,13 +22,11 @@ from leagues.admin.base import (
     LeagueScopedAdmin,
     LeagueScopedFilter,
     administers_a_league,
-    start_recompute,
 )
 from leagues.models import (
     League,
     Membership,
     Season,
-    StandingsRecompute,
 )
 
 log = logging.getLogger(__name__)
@@ -319,8 +317,7 @@ class SeasonAdmin(LeagueScopedAdmin):
                 messages.WARNING,
             )
             return
-        job = StandingsRecompute.objects.create(season=season, games_total=games)
-        start_recompute(job)
+        tasks.start_recompute(season, games)
         self.message_user(
             request,
             format_html(

@@ -12,6 +12,7 @@ from leagues.models import (
     Membership,
     new_invite_code,
     season_of,
+    seated_table_of,
 )
 from leagues.services.errors import LeagueError
 
@@ -37,12 +38,8 @@ def check_can_sit(*, table, user) -> None:
 def _reserved_for(table) -> list[int]:
     """Who may sit at a reserved table: the players its evening's or tournament's seating
     kept it for (nobody, for a table no seating made: a game entered on paper)."""
-    for name in ("evening_slot", "tournament_slot"):
-        # A missing reverse one-to-one raises an AttributeError: getattr's default.
-        slot = getattr(table, name, None)
-        if slot is not None:
-            return slot.reserved_for
-    return []
+    slot = seated_table_of(table)
+    return [] if slot is None else slot.reserved_for
 
 
 def membership_request(*, league, user, invite_code: str = "") -> Membership:

@@ -19,6 +19,7 @@ from leagues.models import (
     PlayerRating,
     Season,
     Standing,
+    Tallied,
     Tournament,
     month_of,
     season_id_of,
@@ -69,7 +70,7 @@ def _seat_rows(**where):
     return Seat.objects.filter(**where).values_list("table__game__id", "position", "user_id")
 
 
-def _tally(standing: Standing) -> scoring.Tally:
+def _tally(standing: Tallied) -> scoring.Tally:
     return scoring.Tally(
         games=standing.games,
         rounds=standing.rounds,
@@ -96,7 +97,7 @@ TALLY_FIELDS = [
 ]
 
 
-def _set_tally(standing: Standing, tally: scoring.Tally) -> Standing:
+def _set_tally(standing: Tallied, tally: scoring.Tally) -> Tallied:
     for name in TALLY_FIELDS:
         setattr(standing, name, getattr(tally, name))
     return standing
@@ -348,8 +349,11 @@ def season_recompute(*, season, progress=None) -> int:
 
         absences = list(season.absences.order_by("pk").values_list("user_id", "created_at"))
         scoring.enter_absences(tallies, absences, season.absence_score)
+        by_month = defaultdict(list)
         for user, when in absences:
-            scoring.enter_absences(months[month_of(when)], [(user, when)], season.absence_score)
+            by_month[month_of(when)].append((user, when))
+        for month, recorded in by_month.items():
+            scoring.enter_absences(months[month], recorded, season.absence_score)
 
         Placing.objects.filter(season=season).delete()
         Placing.objects.bulk_create(placings, batch_size=BATCH)

@@ -18,6 +18,7 @@ from leagues.models import (
     ScoreSheet,
     SheetAnswer,
     season_id_of,
+    seated_table_of,
 )
 from leagues.services.errors import LeagueError
 
@@ -215,17 +216,12 @@ def _played_at(sheet) -> datetime.datetime:
     club's time on the day written on its sheet, at the start time of its evening or
     tournament when its table is one of theirs, the event has a start time and the sheet's
     day is the event's date; else at noon. Now, if that moment is still to come."""
-    time = datetime.time(12)
-    for name, event_name in (("evening_slot", "evening"), ("tournament_slot", "tournament")):
-        # A missing reverse one-to-one raises an AttributeError: getattr's default.
-        slot = getattr(sheet.table, name, None)
-        if slot is not None:
-            event = getattr(slot, event_name)
-            if event.starts_at is not None and event.date == sheet.played_on:
-                time = event.starts_at
-            break
-    moment = datetime.datetime.combine(sheet.played_on, time)
-    return min(timezone.make_aware(moment, timezone.get_default_timezone()), timezone.now())
+    slot = seated_table_of(sheet.table)
+    start = slot.event.starts() if slot is not None else None
+    if start is None or slot.event.date != sheet.played_on:
+        noon = datetime.datetime.combine(sheet.played_on, datetime.time(12))
+        start = timezone.make_aware(noon, timezone.get_default_timezone())
+    return min(start, timezone.now())
 
 
 def table_to_paper(*, event, slot_id: int) -> None:

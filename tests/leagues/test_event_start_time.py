@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game
-from leagues import ical, services
+from leagues import services
 from leagues.models import Evening, Tournament
 from tests.leagues.test_notifications import parse
 
@@ -78,7 +78,7 @@ def test_the_start_is_the_clubs_time(club, season, settings):
         season=season, date=datetime.date(2026, 12, 5), starts_at=datetime.time(20, 30)
     )
     settings.TIME_ZONE = "America/New_York"
-    assert ical.event_start(evening) == datetime.datetime(2026, 12, 6, 1, 30, tzinfo=datetime.UTC)
+    assert evening.starts() == datetime.datetime(2026, 12, 6, 1, 30, tzinfo=datetime.UTC)
     assert feed(club)[f"evening-{evening.pk}@club.example.org"]["DTSTART"] == "20261206T013000Z"
 
 
