@@ -460,6 +460,84 @@ class PlayerRating(models.Model):
         return conservative(self.mu, self.sigma)
 
 
+class SiteRating(models.Model):
+    """A player's site rating in one game: every finished game of it with at least two
+    humans, friendly or league (leagues.ratings). A league's season keeps its own."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="site_ratings",
+        verbose_name=_("player"),
+    )
+    kind = models.CharField(_("game"), max_length=20, choices=game_kinds, default=default_kind)
+    mu = models.FloatField("μ", default=START_MU)
+    sigma = models.FloatField("σ", default=START_SIGMA)
+    games = models.PositiveIntegerField(_("games"), default=0)
+    updated_at = models.DateTimeField(_("updated at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("site rating")
+        verbose_name_plural = _("site ratings")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "kind"], name="one_site_rating_per_game")
+        ]
+        indexes = [models.Index(fields=["kind", "games"])]
+
+    def __str__(self):
+        return f"{self.user}: {self.rating:.1f}"
+
+    @property
+    def rating(self) -> float:
+        return conservative(self.mu, self.sigma)
+
+
+class RatedGame(models.Model):
+    """One player's line in one game that moved the site ratings: where she finished, her
+    score, and her rating before and after (the history a profile draws)."""
+
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.CASCADE, related_name="rated_lines", verbose_name=_("game")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="rated_games",
+        verbose_name=_("player"),
+    )
+    kind = models.CharField(_("game"), max_length=20, choices=game_kinds, default=default_kind)
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    # Among all the table's seats, bots included (scoring.places): 1, 1, 3…
+    place = models.PositiveSmallIntegerField(_("place"))
+    players = models.PositiveSmallIntegerField(_("players"))
+    score = models.IntegerField(_("score"))
+    rounds = models.PositiveSmallIntegerField(_("rounds"))
+    mu_before = models.FloatField("μ before")
+    sigma_before = models.FloatField("σ before")
+    mu = models.FloatField("μ")
+    sigma = models.FloatField("σ")
+    finished_at = models.DateTimeField(_("finished at"))
+
+    class Meta:
+        verbose_name = _("rated game")
+        verbose_name_plural = _("rated games")
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="one_rated_line_per_player")
+        ]
+        indexes = [models.Index(fields=["user", "kind", "finished_at"])]
+
+    def __str__(self):
+        return f"{self.user} #{self.place} ({self.game_id})"
+
+    @property
+    def rating(self) -> float:
+        return conservative(self.mu, self.sigma)
+
+    @property
+    def rating_before(self) -> float:
+        return conservative(self.mu_before, self.sigma_before)
+
+
 def conservative(mu: float, sigma: float) -> float:
     """The rating shown: one can be fairly sure the player's skill is at least this."""
     return mu - 3 * sigma

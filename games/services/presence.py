@@ -115,9 +115,8 @@ def _abandon_open_tables(now) -> int:
 
 def _end_abandoned_games(now) -> int:
     """A game all of whose players have been away for SIXCLUB_ABANDON_GAME seconds ends:
-    played out by the computer when the table counts in another app (a league's season:
-    games.signals.counted_in), so that it counts as any game does; else left unfinished,
-    its table abandoned."""
+    played out by the computer when it counts (`_counted`), so that it counts as any game
+    does; else (one human against bots) left unfinished, its table abandoned."""
     cutoff = now - timedelta(seconds=settings.SIXCLUB_ABANDON_GAME)
     still_here = Seat.objects.filter(HUMAN, table=OuterRef("pk")).filter(
         Q(away=False) | Q(away_since__isnull=True) | Q(away_since__gte=cutoff)
@@ -147,5 +146,8 @@ def _end_abandoned_games(now) -> int:
 
 
 def _counted(table: Table) -> bool:
-    """Whether another app counts the table's game (names what it counts in)."""
+    """Whether the table's game counts: another app counts it (names what it counts in),
+    or two humans or more played it (their ratings move: leaving is not free)."""
+    if table.seats.filter(HUMAN).count() >= 2:
+        return True
     return any(text for _receiver, text in signals.counted_in.send(sender=Table, table=table))

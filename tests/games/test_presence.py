@@ -276,7 +276,37 @@ def test_an_open_table_nobody_comes_back_to_is_abandoned_and_leaves_the_lobby(al
         services.seat_join(table_id=old.pk, user=bob)
 
 
-def test_a_friendly_game_all_of_whose_players_left_is_abandoned_unfinished(alice, bob, settings):
+def test_a_game_of_one_human_against_a_bot_she_left_is_abandoned_unfinished(alice, settings):
+    settings.SIXCLUB_ABANDON_GAME = 600
+    table = services.table_create(
+        user=alice, seats_count=2, options={"end": "rounds", "rounds": 1}, deal_seed=4
+    )
+    services.seat_add_bot(table_id=table.pk, user=alice, bot="random")
+    services.table_start(table_id=table.pk, user=alice)
+    goes_away(table, alice)
+    assert table.pk in lobby_ids(alice)["my_tables"]
+    assert services.presence_sweep()["games_ended"] == 0  # not for long enough yet
+    Seat.objects.filter(table=table, user=alice).update(away_since=timezone.now() - 601 * SECOND)
+    assert services.presence_sweep()["games_ended"] == 1
+    table.refresh_from_db()
+    game = game_of(table)
+    assert table.status == Table.Status.ABANDONED
+    assert game.finished_at is not None and game.deadline is None
+    assert not nimmt.is_over(nimmt.load(game.state))
+    assert all(table.pk not in ids for ids in lobby_ids(alice).values())
+    page = page_of(table, alice)
+    assert "This game was abandoned." in page
+    assert 'id="hand"' not in page
+    with pytest.raises(services.ServiceError) as refused:
+        alice_selects(table, alice)
+    assert refused.value.code == "abandoned"
+
+
+def test_a_friendly_game_of_two_humans_who_both_left_is_played_out_by_the_computer(
+    alice, bob, settings
+):
+    """Leaving is not free: a game of two humans or more counts (their site ratings) as
+    the fallback plays it out."""
     settings.SIXCLUB_ABANDON_GAME = 600
     table = table_of(alice, bob)
     for user in (alice, bob):
@@ -289,17 +319,11 @@ def test_a_friendly_game_all_of_whose_players_left_is_abandoned_unfinished(alice
     assert services.presence_sweep()["games_ended"] == 1
     table.refresh_from_db()
     game = game_of(table)
-    assert table.status == Table.Status.ABANDONED
-    assert game.finished_at is not None and game.deadline is None
-    assert not nimmt.is_over(nimmt.load(game.state))
+    assert table.status == Table.Status.FINISHED
+    assert nimmt.is_over(nimmt.load(game.state))
+    assert set(sources(table, 0)) == {"away"}
     for user in (alice, bob):
         assert all(table.pk not in ids for ids in lobby_ids(user).values())
-    page = page_of(table, bob)
-    assert "This game was abandoned." in page
-    assert 'id="hand"' not in page
-    with pytest.raises(services.ServiceError) as refused:
-        alice_selects(table, alice)
-    assert refused.value.code == "abandoned"
 
 
 def test_a_league_game_all_of_whose_players_left_is_finished_by_the_computer(alice, bob, settings):
