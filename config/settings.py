@@ -339,6 +339,9 @@ RECOMPUTE_TIMEOUT = env_int("RECOMPUTE_TIMEOUT", 30 * 60)
 # Up to this many games, a season's standings are recomputed in the admin's request that
 # changed its settings (a few seconds at most); beyond, by the worker.
 SIXCLUB_RECOMPUTE_IN_REQUEST = env_int("RECOMPUTE_IN_REQUEST", 2000)
+# A site rating shows as "new" until its player has played this many rated games of its
+# game (leagues.ratings); the leaderboards list players from this many on.
+SIXCLUB_RATING_NEW_GAMES = env_int("RATING_NEW_GAMES", 5)
 
 # Mail (password resets, league notifications): SMTP when EMAIL_HOST is set, else printed
 # on the console; EMAIL_BACKEND names any other Django mail backend.

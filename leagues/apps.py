@@ -15,6 +15,7 @@ class LeaguesConfig(AppConfig):
 
         signals.seat_wanted.connect(receivers.refuse_non_members, dispatch_uid="leagues.seats")
         signals.game_finished.connect(receivers.enter_league_result, dispatch_uid="leagues.results")
+        signals.game_finished.connect(receivers.rate_site_game, dispatch_uid="leagues.ratings")
         signals.seasons_offered.connect(receivers.open_seasons, dispatch_uid="leagues.seasons")
         signals.table_created.connect(
             receivers.link_league_table, dispatch_uid="leagues.league_tables"

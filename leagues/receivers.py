@@ -2,13 +2,14 @@
 members, a finished league game enters its season, the lobby offers the open seasons, a table
 opened for one of them (or the rematch of a league table) counts in it and names it on its
 page, a table shows its players' ratings and season ranks, a members-only league's tables
-are closed to outsiders. And one of its own: a league's admins are its members.
+are closed to outsiders, a finished game of two humans or more moves their site ratings
+(leagues.ratings). And one of its own: a league's admins are its members.
 
 Connected in LeaguesConfig.ready: games never imports leagues.
 """
 
 from games.services import ServiceError
-from leagues import selectors, services
+from leagues import ratings, selectors, services
 from leagues.models import League, season_id_of, season_of
 
 
@@ -21,6 +22,10 @@ def refuse_non_members(sender, *, table, user, **kwargs) -> None:
 
 def enter_league_result(sender, *, game, **kwargs) -> None:
     services.game_finished(game=game)
+
+
+def rate_site_game(sender, *, game, **kwargs) -> None:
+    ratings.game_rated(game=game)
 
 
 def link_league_table(sender, *, table, user, season=None, rematch_of=None, **kwargs) -> None:
