@@ -19,4 +19,13 @@ class ProfileForm(forms.ModelForm):
             "notify_seated",
             "notify_join_requests",
             "notify_sheets",
+            "turn_mails",
         )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # A form posted without it (an older page) keeps the player's choice.
+        self.fields["turn_mails"].required = False
+
+    def clean_turn_mails(self):
+        return self.cleaned_data["turn_mails"] or self.instance.turn_mails

@@ -8,6 +8,11 @@ from django.utils.translation import gettext_lazy as _
 class User(AbstractUser):
     """A club player. `display_name` is what tables and standings show."""
 
+    class TurnMails(models.TextChoices):
+        EACH = "each", _("one email for each decision")
+        DIGEST = "digest", _("one daily digest")
+        NONE = "none", _("no email")
+
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
     preferred_language = models.CharField(
         _("preferred language"),
@@ -27,6 +32,14 @@ class User(AbstractUser):
     )
     notify_sheets = models.BooleanField(
         _("email me when a score sheet waits for my confirmation"), default=True
+    )
+    # Turn-based tables (games/turn_mails.py): a mail per decision that waits, a digest, none.
+    turn_mails = models.CharField(
+        _("turn-based games: when it is my turn"),
+        max_length=8,
+        choices=TurnMails.choices,
+        default=TurnMails.EACH,
+        help_text=_("The digest lists, once a day, the tables waiting for you."),
     )
 
     class Meta:

@@ -121,6 +121,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.context_processors.my_games",
             ],
         },
     },
@@ -243,6 +244,12 @@ SIXCLUB_AWAY_WAIT = env_int("AWAY_WAIT", 10)
 SIXCLUB_TIME_BANK = env_int("TIME_BANK", 60)
 SIXCLUB_ABANDON_OPEN = env_int("ABANDON_OPEN", 30 * 60)
 SIXCLUB_ABANDON_GAME = env_int("ABANDON_GAME", 10 * 60)
+# Turn-based tables (games/turn_mails.py): the daily digest of the tables waiting for each
+# player who chose it is queued at this hour, local time (TIME_ZONE).
+SIXCLUB_DIGEST_HOUR = env_int("DIGEST_HOUR", 18)
+# A turn-based decision is mailed this many seconds after it starts waiting, if it still
+# waits: a player deciding at once (playing live at a turn-based table) is not mailed.
+SIXCLUB_TURN_MAIL_DELAY = env_int("TURN_MAIL_DELAY", 300)
 
 AUTH_USER_MODEL = "accounts.User"
 AUTH_PASSWORD_VALIDATORS = [

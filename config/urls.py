@@ -4,6 +4,8 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts import views as account_views
 from config import views
+from games import views as game_views
+from leagues import leaderboards
 from leagues import profile as league_profile
 
 # The admin's header and titles name the site, in the admin's language.
@@ -27,6 +29,9 @@ urlpatterns = [
     ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("players/<str:username>/", league_profile.profile, name="profile"),
+    path("leaderboards/", leaderboards.leaderboard, name="leaderboards"),
+    path("leaderboards/<str:kind>/", leaderboards.leaderboard, name="leaderboard"),
+    path("my-games/", game_views.my_games, name="my_games"),
     path("tables/", include("games.urls")),
     path("leagues/", include("leagues.urls")),
     path("chat/", include("chat.urls")),

@@ -4,8 +4,9 @@ presence: who is at a table, who is away, which tables nobody comes back to.
 Deadlines live in the database (`Game.deadline`), so a restarted server finds them
 again. Every daphne process runs one clock; `services.game_timeout` claims each expired
 game under a row lock (SKIP LOCKED), so a timeout is applied once however many run. Each
-clock also says which players its own sockets hold (`services.seats_seen`), and sweeps
-(`services.presence_sweep`, claimed under row locks too).
+clock also says which players its own sockets hold (`services.seats_seen`), sweeps
+(`services.presence_sweep`, claimed under row locks too), and queues the daily digest of
+turn-based tables once (`digest`).
 """
 
 import asyncio
@@ -15,14 +16,30 @@ import time
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.utils import timezone
 
-from games import services, shutdown
+from games import services, shutdown, turn_mails
 
 log = logging.getLogger(__name__)
 
 TICK_SECONDS = 0.25
 # How often the away players and the abandoned tables are looked for.
 SWEEP_SECONDS = 2.0
+
+
+# The last day this process saw queued: it asks the database no more that day.
+_digest_seen: list = []
+
+
+def digest() -> bool:
+    """Queue the day's digest of turn-based tables once its hour has come (the database
+    row of the day makes it once across processes: games.turn_mails.digest_due)."""
+    now = timezone.localtime()
+    if now.hour < settings.SIXCLUB_DIGEST_HOUR or _digest_seen[-1:] == [now.date()]:
+        return False
+    queued = turn_mails.digest_due(now)
+    _digest_seen[:] = [now.date()]  # queued here, or by another clock already
+    return queued
 
 
 def tick() -> int:
@@ -60,6 +77,10 @@ async def run(tick_seconds: float = TICK_SECONDS) -> None:
                 await database_sync_to_async(services.presence_sweep)()
             except Exception:
                 log.exception("clock: the presence sweep failed")
+            try:
+                await database_sync_to_async(digest)()
+            except Exception:
+                log.exception("clock: the digest could not be queued")
         await asyncio.sleep(tick_seconds)
 
 

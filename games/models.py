@@ -15,13 +15,23 @@ from django.urls import reverse
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-TIME_LIMIT_CHOICES = [
+LIVE_TIME_LIMITS = [
     (0, _("No limit")),
     (15, _("15 seconds")),
     (30, _("30 seconds")),
     (60, _("1 minute")),
     (120, _("2 minutes")),
 ]
+HOUR = 3600
+# Turn-based tables (RULES §1.8): hours per decision, played between evenings.
+TURN_BASED_LIMITS = [
+    (24 * HOUR, _("24 hours")),
+    (48 * HOUR, _("48 hours")),
+    (72 * HOUR, _("72 hours")),
+]
+# A limit of a day or more makes a table turn-based.
+TURN_BASED_FROM = 24 * HOUR
+TIME_LIMIT_CHOICES = [*LIVE_TIME_LIMITS, (_("Turn-based"), TURN_BASED_LIMITS)]
 
 
 def new_invite_code() -> str:
@@ -49,7 +59,8 @@ class Table(models.Model):
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     seats_count = models.PositiveSmallIntegerField(_("players"))
     options = models.JSONField(_("options"), default=dict)
-    time_limit = models.PositiveSmallIntegerField(
+    # Seconds per decision; from TURN_BASED_FROM on, the table is turn-based.
+    time_limit = models.PositiveIntegerField(
         _("time per decision"), choices=TIME_LIMIT_CHOICES, default=0
     )
     is_public = models.BooleanField(_("public"), default=True)
@@ -88,6 +99,22 @@ class Table(models.Model):
 
     def get_absolute_url(self):
         return reverse("table", args=[self.pk])
+
+    @property
+    def turn_based(self) -> bool:
+        """Hours per decision, played between evenings: presence does not apply, and a
+        player is mailed when a decision waits for her (RULES §1.8)."""
+        return self.time_limit >= TURN_BASED_FROM
+
+    @property
+    def time_limit_label(self) -> str:
+        """The limit as the table's pages say it ("" without one)."""
+        if self.turn_based:
+            hours = self.time_limit // HOUR
+            return _("Turn-based: %(hours)s h per decision") % {"hours": hours}
+        if self.time_limit:
+            return _("%(s)s s per decision") % {"s": self.time_limit}
+        return ""
 
 
 def number_bots(seats) -> list["Seat"]:
@@ -142,6 +169,10 @@ class Seat(models.Model):
     bank = models.PositiveIntegerField(_("time bank"), default=0)
     # The user ids of the other players who voted to give this seat to a bot.
     replace_votes = models.JSONField(_("votes to replace"), default=list, blank=True)
+    # Turn-based tables only (services.decisions): since when a decision waits for this
+    # player, and when she was mailed about it (games.turn_mails); null otherwise.
+    awaited_since = models.DateTimeField(_("decision awaited since"), null=True, blank=True)
+    mailed_at = models.DateTimeField(_("mailed about it at"), null=True, blank=True)
 
     objects = SeatQuerySet.as_manager()
 
@@ -153,6 +184,13 @@ class Seat(models.Model):
         verbose_name = _("seat")
         verbose_name_plural = _("seats")
         ordering = ["position"]
+        indexes = [
+            models.Index(
+                fields=["user"],
+                condition=models.Q(awaited_since__isnull=False),
+                name="seat_awaited",
+            )
+        ]
         constraints = [
             models.UniqueConstraint(fields=["table", "position"], name="one_seat_per_position"),
             models.UniqueConstraint(fields=["table", "user"], name="one_seat_per_player"),
@@ -303,3 +341,18 @@ class RoundScore(models.Model):
 
     def __str__(self):
         return f"round {self.round}, seat {self.seat}: {self.heads}"
+
+
+class DigestDay(models.Model):
+    """A day whose digest of waiting turn-based decisions was queued: the row is the
+    claim, so that one of the processes' clocks queues it, once (games.turn_mails)."""
+
+    day = models.DateField(_("day"), unique=True)
+    queued_at = models.DateTimeField(_("queued at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("digest day")
+        verbose_name_plural = _("digest days")
+
+    def __str__(self):
+        return str(self.day)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, Subquery, Value
 
-from games import kinds, signals
+from games import engine, kinds, signals
 from games.models import Decision, Game, Seat, Table, number_bots
 
 
@@ -141,32 +141,6 @@ def picked_up(game: Game, seats):
     ]
 
 
-def player_games(user, viewer=None, limit=30):
-    """A player's tables, newest first, with their seat and result, for the profile page:
-    those `viewer` may see listed (`listed_to`)."""
-    seats = (
-        Seat.objects.filter(user=user)
-        .filter(listed_to(viewer))
-        .select_related("table", "table__game")
-        .order_by("-table__created_at")[:limit]
-    )
-    games = []
-    for seat in seats:
-        table = seat.table
-        game = getattr(table, "game", None)
-        result = game.result if game else None
-        games.append(
-            {
-                "table": table,
-                "kind": kinds.get(table.kind),
-                "total": result["totals"][seat.position] if result else None,
-                "won": bool(result) and seat.position in result["winners"],
-                "finished_at": game.finished_at if game else None,
-            }
-        )
-    return games
-
-
 def lobby_tables(user, kind: str | None = None) -> dict:
     """The lobby's lists: open public tables, the user's own, and public games in play,
     of those `shown_to` the user; only the game `kind`'s when it is named. Each table comes
@@ -289,3 +263,72 @@ def rematch_seats(table: Table) -> tuple[Table | None, frozenset]:
         return None, frozenset()
     users = Seat.objects.filter(table=rematch, user__isnull=False).values_list("user", flat=True)
     return rematch, frozenset(users)
+
+
+# --- a player's games ("My games") --------------------------------------------------------
+
+
+def waiting_count(user) -> int:
+    """How many of the player's tables wait for a decision of hers (turn-based tables
+    mark it on her seat: services.decisions). One query."""
+    return Seat.objects.filter(
+        user=user, awaited_since__isnull=False, table__status=Table.Status.PLAYING
+    ).count()
+
+
+def my_games(user, finished: int = 10) -> dict:
+    """The player's tables: `current`, her open and playing ones, those waiting for her
+    first (the longest wait first), then the newest; `finished`, her last finished ones.
+    Each is a dict: the table, its game (Kind), its seats named, whose turn it is, the
+    deadline, and since when it waits for her (None: it does not)."""
+    seats_named = Prefetch("table__seats", queryset=Seat.objects.select_related("user"))
+    mine = (
+        Seat.objects.filter(user=user)
+        .select_related("table", "table__game")
+        .prefetch_related(seats_named)
+    )
+    current = list(
+        mine.filter(table__status__in=(Table.Status.OPEN, Table.Status.PLAYING)).order_by(
+            F("awaited_since").asc(nulls_last=True), "-table__created_at"
+        )[:50]
+    )
+    done = list(
+        mine.filter(table__status=Table.Status.FINISHED).order_by(
+            F("table__game__finished_at").desc(nulls_last=True)
+        )[:finished]
+    )
+    entries = []
+    for seat in current:
+        table = seat.table
+        seats = number_bots(table.seats.all())
+        game = getattr(table, "game", None)
+        to_act = []
+        if game is not None and table.status == Table.Status.PLAYING:
+            game_engine = engine.get(table.kind)
+            to_act = game_engine.to_act(game_engine.load(game.state))
+        entries.append(
+            {
+                "table": table,
+                "kind": kinds.get(table.kind),
+                "seats": seats,
+                "to_act": [s.name for s in seats if s.position in to_act],
+                "deadline": game.deadline if game is not None else None,
+                "waiting_since": seat.awaited_since,
+            }
+        )
+    finished_entries = []
+    for seat in done:
+        table = seat.table
+        game = getattr(table, "game", None)
+        result = game.result if game is not None else None
+        finished_entries.append(
+            {
+                "table": table,
+                "kind": kinds.get(table.kind),
+                "seats": number_bots(table.seats.all()),
+                "finished_at": game.finished_at if game is not None else None,
+                "total": result["totals"][seat.position] if result else None,
+                "won": bool(result) and seat.position in result["winners"],
+            }
+        )
+    return {"current": entries, "finished": finished_entries}

@@ -121,6 +121,14 @@ def _listed_kind(request) -> str | None:
 
 @login_required
 @require_GET
+def my_games(request):
+    """The player's tables, those waiting for a decision of hers first, and her last
+    finished games."""
+    return render(request, "games/my_games.html", selectors.my_games(request.user))
+
+
+@login_required
+@require_GET
 def lobby_options(request):
     """The new-table form's fields for the game ?kind=, with their defaults: the page
     swaps them in when the game is chosen (the `game_options` part of lobby.html)."""

@@ -142,6 +142,14 @@ class Season(models.Model):
         ),
     )
     closed = models.BooleanField(_("closed"), default=False)
+    allow_turn_based = models.BooleanField(
+        _("turn-based games allowed"),
+        default=False,
+        help_text=_(
+            "Members may open tables of this season with 24 to 72 hours per decision, "
+            "played between evenings (a round by mail)."
+        ),
+    )
 
     class Meta:
         verbose_name = _("season")

@@ -1,4 +1,5 @@
-"""Reads of the league app: standings, tournament results, a player's league figures.
+"""Reads of the league app: standings, tournament results, rating changes (a player's
+page reads leagues.players).
 
 The season standings read the stored `Standing` rows (one per member and season, kept
 up to date as games end): one query however many games the season holds.
@@ -8,32 +9,22 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db.models import (
-    BooleanField,
-    Count,
-    Exists,
-    ExpressionWrapper,
-    F,
-    OuterRef,
-    Q,
-)
+from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
 
-from games import kinds
 from games import selectors as game_selectors
-from games.models import Seat, TakenCard, number_bots
-from games.selectors import listed_to, shown_to
-from leagues import scoring
+from games.models import number_bots
+from leagues import ratings, scoring
 from leagues.models import (
     League,
     LeagueGame,
     Membership,
     MonthStanding,
     Placing,
-    PlayerRating,
-    ScoreSheet,
+    RatedGame,
     Season,
     SeatingMethod,
+    SiteRating,
     Standing,
     conservative,
     season_of,
@@ -210,15 +201,19 @@ def season_standings(
 
 
 def seat_standings(*, table, users) -> dict:
-    """How the players seated at `table` stand: their overall rating in the table's game
-    ("new" before their first league game of it: None) and, at a league table, their rank
-    in its season (None while below the season's minimum of games)."""
-    ratings = {
+    """How the players seated at `table` stand: their site rating in the table's game
+    (None, shown "new", until they have played `ratings.new_until()` rated games of it),
+    at a league table their rank in its season (None while below the season's minimum of
+    games), and once the game is rated, how it moved their rating (at a league table, their
+    overall league rating; elsewhere their site rating)."""
+    shown = {
         rating.user_id: round(rating.rating)
-        for rating in PlayerRating.objects.filter(user_id__in=users, kind=table.kind, games__gt=0)
+        for rating in SiteRating.objects.filter(
+            user_id__in=users, kind=table.kind, games__gte=ratings.new_until()
+        )
     }
     ranks = {}
-    changes = {}
+    changes = site_rating_changes(table=table, users=users)
     season = season_of(table)
     if season is not None:
         wanted = set(users)
@@ -231,11 +226,18 @@ def seat_standings(*, table, users) -> dict:
             .first()
         )
         if entry is not None:
-            changes = game_rating_changes(entry=entry, users=users)
+            changes.update(game_rating_changes(entry=entry, users=users))
     return {
-        user: {"rating": ratings.get(user), "rank": ranks.get(user), "change": changes.get(user)}
+        user: {"rating": shown.get(user), "rank": ranks.get(user), "change": changes.get(user)}
         for user in users
     }
+
+
+def site_rating_changes(*, table, users) -> dict[int, str]:
+    """How the table's rated game moved each player's site rating (none before it is
+    rated: a duplicate deal's games wait for its last table)."""
+    lines = RatedGame.objects.filter(game__table=table, user_id__in=users)
+    return {line.user_id: signed(line.rating - line.rating_before) for line in lines}
 
 
 def signed(delta: float) -> str:
@@ -273,14 +275,6 @@ def game_rating_changes(*, entry, users) -> dict[int, str]:
     )
     table_id = entry.game.table_id
     return {user: change for user, table, change in _rating_moves(placings) if table == table_id}
-
-
-def player_rating_changes(*, player) -> dict[int, str]:
-    """How much each of the player's league games moved their overall rating in its game,
-    by table id (the profile's list of games)."""
-    return {
-        table: change for _user, table, change in _rating_moves(_placings_in_order(user=player))
-    }
 
 
 def _sorted_by(rows, column: str, descending: bool):
@@ -521,162 +515,3 @@ def event_rounds(event) -> list[tuple[int, list[dict]]]:
             players.append({"name": seat.name, "heads": heads, "won": won})
         rounds[slot.round].append({"number": slot.number, "table": slot.table, "players": players})
     return sorted(rounds.items())
-
-
-# --- a player's figures, for the profile page ---------------------------------------------------
-
-
-def player_leagues(*, player, viewer) -> list[dict]:
-    """The player's leagues the viewer may see, with their place in the current season."""
-    memberships = (
-        Membership.objects.filter(user=player, status=Membership.Status.ACTIVE)
-        .select_related("league")
-        .prefetch_related("league__seasons")
-        .order_by("league__name")
-    )
-    found = []
-    for membership in memberships:
-        league = membership.league
-        if not league_visible(league, viewer):
-            continue
-        season = current_season(list(league.seasons.all()))
-        row = None
-        if season is not None:
-            standings = season_standings(season=season)
-            row = next((r for r in standings if r.user.pk == player.pk), None)
-            ranked = sum(r.rank is not None for r in standings)
-        found.append(
-            {"league": league, "season": season, "row": row, "ranked": ranked if season else 0}
-        )
-    return found
-
-
-def player_rating_history(*, player, kind: str, viewer=None, limit: int = 200) -> list[float]:
-    """The conservative overall rating in game `kind` after each of the player's latest
-    league games of it, in the leagues `viewer` may read."""
-    pairs = list(
-        Placing.objects.filter(user=player, season__kind=kind)
-        .filter(season__league__in=visible_leagues(viewer).values("pk"))
-        .order_by("-entry_id")
-        .values_list("overall_mu", "overall_sigma")[:limit]
-    )
-    return [conservative(mu, sigma) for mu, sigma in reversed(pairs)]
-
-
-def player_game_figures(*, player, kind, viewer=None, limit: int = 200) -> dict:
-    """The score per round of the player's latest finished games of `kind` (a Kind), and
-    the best and worst of them.
-
-    The best and worst games are named and linked: only those `viewer` may see listed
-    (games.selectors.listed_to); the scores per round are figures of every game shown to
-    `viewer` (games.selectors.shown_to)."""
-    seats = (
-        Seat.objects.filter(
-            user=player, table__kind=kind.name, table__game__finished_at__isnull=False
-        )
-        .filter(shown_to(viewer))
-        .annotate(listed=ExpressionWrapper(listed_to(viewer), output_field=BooleanField()))
-        .order_by("-table__game__finished_at")
-        .values_list(
-            "position",
-            "table_id",
-            "table__name",
-            "table__game__finished_at",
-            "table__game__result",
-            "listed",
-        )[:limit]
-    )
-    games = []
-    for position, table_id, name, finished_at, result, listed in seats:
-        if not result or not result.get("rounds"):
-            continue
-        rounds = len(result["rounds"])
-        total = result["totals"][position]
-        games.append(
-            {
-                "table_id": table_id,
-                "name": name,
-                "finished_at": finished_at,
-                "heads": total,
-                "rounds": rounds,
-                "per_round": total / rounds,
-                "won": position in result.get("winners", ()),
-                "listed": listed,
-            }
-        )
-    games.reverse()
-    listed = [g for g in games if g["listed"]]
-    sign = -1 if kind.higher_wins else 1
-    by_score = sorted(listed, key=lambda g: (sign * g["per_round"], -g["rounds"]))
-    return {
-        "per_round": [g["per_round"] for g in games],
-        "best_games": by_score[:3],
-        "worst_games": by_score[3:][-3:][::-1],
-    }
-
-
-def player_cards_taken(*, player, kind: str, viewer=None, limit: int = 8) -> list[dict]:
-    """The cards of game `kind` the player picked up most often, over their games shown to
-    `viewer` (games.selectors.shown_to: not those whose deal another table still plays, as
-    a duplicate round's piles are the hands dealt)."""
-    return list(
-        TakenCard.objects.filter(
-            game__table__kind=kind,
-            game__table__seats__user=player,
-            game__table__seats__position=F("seat"),
-        )
-        .filter(shown_to(viewer, "game__table"))
-        .values("card", "heads")
-        .annotate(times=Count("id"))
-        .order_by("-times", "card")[:limit]
-    )
-
-
-def sheets_awaiting(user):
-    """The score sheets of games the player played that wait for their answer."""
-    return (
-        ScoreSheet.objects.filter(
-            table__seats__user=user,
-            status__in=[ScoreSheet.Status.PENDING, ScoreSheet.Status.DISPUTED],
-        )
-        .exclude(answers__user=user)
-        .select_related("season__league", "table")
-        .order_by("-entered_at")
-    )
-
-
-def player_profile(*, player, viewer) -> dict:
-    """Everything the league part of a profile page shows (leagues.profile.profile): the
-    player's leagues, then for each game they have finished or been rated in, its
-    figures."""
-    played = set()
-    ratings = {}
-    if player.pk:
-        played = set(
-            Seat.objects.filter(user=player, table__game__finished_at__isnull=False)
-            .values_list("table__kind", flat=True)
-            .distinct()
-        )
-        ratings = {rating.kind: rating for rating in PlayerRating.objects.filter(user=player)}
-    games = []
-    for kind in kinds.registered():
-        if kind.name not in played and kind.name not in ratings:
-            continue
-        figures = player_game_figures(player=player, kind=kind, viewer=viewer)
-        games.append(
-            {
-                "kind": kind,
-                "overall_rating": ratings.get(kind.name),
-                "rating_history": player_rating_history(
-                    player=player, kind=kind.name, viewer=viewer
-                ),
-                **figures,
-                "cards_taken": player_cards_taken(player=player, kind=kind.name, viewer=viewer),
-            }
-        )
-    return {
-        "league_rows": player_leagues(player=player, viewer=viewer),
-        "game_figures": games,
-        # Only the player sees the sheets waiting for them (on their own profile).
-        "sheets_awaiting": list(sheets_awaiting(player)) if viewer == player else [],
-    }

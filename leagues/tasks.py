@@ -25,7 +25,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django_tasks import task
 
-from leagues import services
+from leagues import ratings, services
 from leagues.models import StandingsRecompute
 
 
@@ -119,3 +119,19 @@ def under_way(season) -> StandingsRecompute | None:
         .filter(Q(started_at__isnull=True) | Q(started_at__gte=_lost_before()))
         .first()
     )
+
+
+# --- site ratings -------------------------------------------------------------------------------
+
+
+@task()
+def recompute_site_ratings(kind: str) -> int:
+    """Rebuild the site ratings of the game `kind` from all its finished games
+    (leagues.ratings.recompute): queued when a finished result changes."""
+    return ratings.recompute(kind)
+
+
+def start_site_recompute(kind: str) -> None:
+    """Queue a rebuild of the site ratings of `kind`, in the caller's transaction (it runs
+    once the change that asked for it is committed, and is lost with it if it rolls back)."""
+    recompute_site_ratings.enqueue(kind)

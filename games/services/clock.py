@@ -20,7 +20,8 @@ def game_timeout(*, game_id: int, now=None) -> bool:
 
     Only the awaited seats whose own deadline passed (`seat_deadline`) are played for: with
     simultaneous choices, a present player with time left is not played because an away
-    one ran out. A present player's timeout empties her time bank.
+    one ran out. A present player's timeout empties her time bank (none at a turn-based
+    table, where timeouts count toward nothing).
 
     Exactly once, however many processes run a clock: the game row is claimed with
     SKIP LOCKED (a game being decided on is simply looked at again next tick), and the
@@ -52,7 +53,8 @@ def game_timeout(*, game_id: int, now=None) -> bool:
                 game_engine.fallback(state, seat),
                 Decision.Source.AWAY if away else Decision.Source.TIMEOUT,
             )
-            if not away:
+            # Presence does not apply to a turn-based table: a timeout marks nobody away.
+            if not away and not table.turn_based:
                 _count_timeout(seats[seat], now)
             if _decision_point(game_engine, state) != point_before:
                 break

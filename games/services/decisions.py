@@ -9,7 +9,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import engine, signals
+from games import engine, signals, turn_mails
 from games.bots import get_bot
 from games.models import (
     GAME_PLAY_FIELDS,
@@ -265,9 +265,11 @@ def seat_deadline(game: Game, table: Table, seat: Seat):
     A present player has the table's limit and then her time bank; an away one is played
     for SIXCLUB_AWAY_WAIT seconds after the point opened whatever the limit, or earlier
     when her limit and bank run out first. The one place for the presence rule: a table
-    that it does not apply to (turn-based play) returns before it."""
+    that it does not apply to (turn-based play) returns before it, with no bank either."""
     if seat.bot or game.point_started_at is None:
         return None
+    if table.turn_based:
+        return game.point_started_at + timedelta(seconds=table.time_limit)
     limit = table.time_limit + seat.bank if table.time_limit else None
     if seat.away:
         wait = settings.SIXCLUB_AWAY_WAIT
@@ -281,7 +283,7 @@ def _spend_bank(game: Game, table: Table, seat: Seat, now) -> None:
     """A player who decides herself after the table's limit pays the seconds over it
     (rounded up) from her time bank. Within one decision point she may decide again (a
     selection changed): only the time since her previous decision of it is paid again."""
-    if not table.time_limit or game.point_started_at is None or seat.bot:
+    if not table.time_limit or table.turn_based or game.point_started_at is None or seat.bot:
         return
     start = game.point_started_at + timedelta(seconds=table.time_limit)
     if now <= start:
@@ -337,3 +339,38 @@ def _settle(game: Game, table: Table, seats: dict, game_engine, state, now, poin
     else:
         deadlines = [seat_deadline(game, table, seats[seat]) for seat in game_engine.to_act(state)]
         game.deadline = min((d for d in deadlines if d is not None), default=None)
+    if table.turn_based:
+        over = game_engine.is_over(state)
+        _await_players(game, seats, set() if over else set(game_engine.to_act(state)), moved, now)
+
+
+def _await_players(game: Game, seats: dict, awaited: set, moved: bool, now) -> None:
+    """Turn-based tables: say since when a decision waits for each player (`awaited_since`,
+    which "My games" and the digest read), and queue her mail for a decision that starts
+    waiting for her (games.turn_mails). A new decision point is a new decision for every
+    seat it awaits. Holds the game lock; the task row is written in this transaction."""
+    starts = []
+    ends = []
+    for seat in seats.values():
+        if not seat.user_id:
+            continue
+        waits = seat.position in awaited
+        if waits and (moved or seat.awaited_since is None):
+            starts.append(seat)
+        elif not waits and seat.awaited_since is not None:
+            ends.append(seat)
+    for seat in starts:
+        seat.awaited_since, seat.mailed_at = now, None
+    for seat in ends:
+        seat.awaited_since = seat.mailed_at = None
+    # Updates, not saves: nothing the table shows changed (no seats_version bump).
+    if starts:
+        Seat.objects.filter(pk__in=[seat.pk for seat in starts]).update(
+            awaited_since=now, mailed_at=None
+        )
+        for seat in starts:
+            turn_mails.decision_waits(seat=seat, since=now)
+    if ends:
+        Seat.objects.filter(pk__in=[seat.pk for seat in ends]).update(
+            awaited_since=None, mailed_at=None
+        )

@@ -16,12 +16,14 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from games import signals
-from games.models import GAME_PLAY_FIELDS, Game, Seat, Table
+from games.models import GAME_PLAY_FIELDS, TURN_BASED_FROM, Game, Seat, Table
 from games.services.common import _announce_on_commit
 from games.services.decisions import _advance
 from games.services.tables import _set_away
 
 HUMAN = Q(bot="", user__isnull=False)
+# Presence does not apply to turn-based tables (RULES §1.8): the sweep leaves them alone.
+LIVE = Q(time_limit__lt=TURN_BASED_FROM)
 
 
 def heartbeat_seconds() -> float:
@@ -72,7 +74,12 @@ def _not_seen_since(cutoff) -> Q:
 
 def _mark_away(now) -> int:
     cutoff = now - unseen_for_away()
-    gone = Seat.objects.filter(HUMAN, table__status=Table.Status.PLAYING, table__paper=False)
+    gone = Seat.objects.filter(
+        HUMAN,
+        table__status=Table.Status.PLAYING,
+        table__paper=False,
+        table__time_limit__lt=TURN_BASED_FROM,
+    )
     gone = gone.filter(_not_seen_since(cutoff), away=False)
     marked = 0
     for seat_id, table_id in gone.values_list("pk", "table_id"):
@@ -92,12 +99,12 @@ def _mark_away(now) -> int:
 def _abandon_open_tables(now) -> int:
     """An open table none of whose players has been seen for SIXCLUB_ABANDON_OPEN seconds
     (a seat never seen counts from the table's making) is abandoned. Not a table another
-    app reserved (a club night's, seated in advance by its organisers), nor one played on
-    paper."""
+    app reserved (a club night's, seated in advance by its organisers), one played on
+    paper, nor a turn-based one (its players come by when they can)."""
     cutoff = now - timedelta(seconds=settings.SIXCLUB_ABANDON_OPEN)
     seen = Seat.objects.filter(HUMAN, table=OuterRef("pk"), seen_at__gte=cutoff)
     idle = Table.objects.filter(
-        status=Table.Status.OPEN, reserved=False, paper=False, created_at__lt=cutoff
+        LIVE, status=Table.Status.OPEN, reserved=False, paper=False, created_at__lt=cutoff
     ).exclude(Exists(seen))
     abandoned = 0
     for table_id in idle.values_list("pk", flat=True)[:100]:
@@ -114,14 +121,14 @@ def _abandon_open_tables(now) -> int:
 
 
 def _end_abandoned_games(now) -> int:
-    """A game all of whose players have been away for SIXCLUB_ABANDON_GAME seconds ends:
+    """A live game all of whose players have been away for SIXCLUB_ABANDON_GAME seconds ends:
     played out by the computer when it counts (`_counted`), so that it counts as any game
     does; else (one human against bots) left unfinished, its table abandoned."""
     cutoff = now - timedelta(seconds=settings.SIXCLUB_ABANDON_GAME)
     still_here = Seat.objects.filter(HUMAN, table=OuterRef("pk")).filter(
         Q(away=False) | Q(away_since__isnull=True) | Q(away_since__gte=cutoff)
     )
-    gone = Table.objects.filter(status=Table.Status.PLAYING, paper=False).exclude(
+    gone = Table.objects.filter(LIVE, status=Table.Status.PLAYING, paper=False).exclude(
         Exists(still_here)
     )
     ended = 0

@@ -337,7 +337,7 @@ def table_start(*, table_id: int, user) -> Game:
                 seat.position = index
                 seat.save(update_fields=["position"])
         # A timed table gives each player her time bank for the game (RULES §1.8).
-        bank = settings.SIXCLUB_TIME_BANK if table.time_limit else 0
+        bank = settings.SIXCLUB_TIME_BANK if table.time_limit and not table.turn_based else 0
         table.seats.filter(bot="").update(bank=bank)
         for seat in seats:
             seat.bank = 0 if seat.bot else bank

@@ -6,7 +6,7 @@ permissions they hold: being a league's admin is the permission (base.py). Each 
 registers its own models when this package is imported.
 """
 
-from leagues.admin import events, games, leagues, sheets, tables
+from leagues.admin import events, games, leagues, ratings, sheets, tables
 from leagues.admin.base import (
     LeagueScopedAdmin,
     LeagueScopedFilter,
@@ -20,6 +20,7 @@ __all__ = [
     "events",
     "games",
     "leagues",
+    "ratings",
     "sheets",
     "tables",
 ]

@@ -268,7 +268,13 @@ class SeasonAdmin(LeagueScopedAdmin):
         "min_games",
         "closed",
     )
-    list_filter = (("league", LeagueScopedFilter), "kind", "ranking", "closed")
+    list_filter = (
+        ("league", LeagueScopedFilter),
+        "kind",
+        "ranking",
+        "closed",
+        "allow_turn_based",
+    )
     search_fields = ("name", "league__name")
     date_hierarchy = "starts_on"
     readonly_fields = ("standings_recompute",)

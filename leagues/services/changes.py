@@ -28,6 +28,7 @@ def result_correct(*, game, lines, reason: str, user) -> ResultChange:
         except game_services.ServiceError as error:
             raise LeagueError(error.code, error.message) from None
         ScoreSheet.objects.filter(table_id=game.table_id).update(lines=lines)
+        _site_ratings_again(game)
         return ResultChange.objects.create(
             game=game,
             action=ResultChange.Action.CORRECT,
@@ -51,6 +52,7 @@ def result_void(*, game, reason: str, user) -> ResultChange:
             raise LeagueError("void", _("This game is void already."))
         entry.void = True
         entry.save(update_fields=["void"])
+        _site_ratings_again(game)
         return ResultChange.objects.create(
             game=game,
             action=ResultChange.Action.VOID,
@@ -59,3 +61,10 @@ def result_void(*, game, reason: str, user) -> ResultChange:
             after=None,
             changed_by=user,
         )
+
+
+def _site_ratings_again(game) -> None:
+    """A finished result changed: queue the rebuild of its game's site ratings."""
+    from leagues import tasks  # leagues.tasks imports this package
+
+    tasks.start_site_recompute(game.table.kind)

@@ -21,6 +21,11 @@ def league_table_open(*, table, user, season) -> LeagueTable:
         if Season.objects.filter(pk=season_id, closed=True).exists():
             raise LeagueError("season_closed", _("This season is closed."))
         raise LeagueError("not_offered", _("A new table of this game cannot count in this season."))
+    if not _turn_based_allowed(table=table, season_id=season_id):
+        raise LeagueError(
+            "turn_based_not_allowed",
+            _("This season does not allow turn-based games: choose a shorter time per decision."),
+        )
     return LeagueTable.objects.create(table=table, season_id=season_id)
 
 
@@ -30,7 +35,17 @@ def league_table_rematch(*, table, user, old) -> LeagueTable | None:
     season_id = season_id_of(old)
     if season_id is None or not _offered(user=user, table=table, season_id=season_id):
         return None
+    if not _turn_based_allowed(table=table, season_id=season_id):
+        return None
     return LeagueTable.objects.create(table=table, season_id=season_id)
+
+
+def _turn_based_allowed(*, table, season_id) -> bool:
+    """A live table counts in any season; a turn-based one only in a season that allows
+    turn-based games."""
+    if not table.turn_based:
+        return True
+    return Season.objects.filter(pk=season_id, allow_turn_based=True).exists()
 
 
 def _offered(*, user, table, season_id) -> bool:

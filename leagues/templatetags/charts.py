@@ -2,7 +2,7 @@
 
     {% load charts %}
     {% sparkline row.trend label=_("Heads per round") %}
-    {% line_chart history label=_("Rating") %}
+    {% line_chart history label=_("Rating") start=first_date end=last_date %}
 
 Only numbers reach the SVG markup; the label goes through `format_html`, escaped.
 """
@@ -11,6 +11,7 @@ from django import template
 from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 
 register = template.Library()
 
@@ -52,35 +53,44 @@ def sparkline(values, label="", width=96, height=24):
 
 
 @register.simple_tag
-def line_chart(values, label="", width=640, height=180, digits=1):
-    """A wider chart with its lowest and highest values written on the left."""
+def line_chart(values, label="", start="", end="", digits=1, width=300, height=100):
+    """A chart of `values` (oldest first) as a figure: the line is an SVG stretched to the
+    width it is given, its lowest and highest values, its first and last dates (`start`,
+    `end`) and its caption are text of the page beside it, so they keep their size on a
+    phone; a screen reader reads the caption and the values. Nothing for fewer than two."""
     values = [float(v) for v in values or ()]
-    if not values:
+    if len(values) < 2:
         return ""
-    if len(values) == 1:
-        values = values * 2
-    left = 44
-    points = [(x + left, y) for x, y in _points(values, width - left, height, 8)]
+    points = _points(values, width, height, 4)
     dots = ""
     if len(values) <= 40:
-        dots = "".join(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.5"/>' for x, y in points)
+        dot = '<path d="M{:.1f} {:.1f}h0" vector-effect="non-scaling-stroke"/>'
+        dots = "".join(dot.format(x, y) for x, y in points)
+    span = ""
+    if start or end:
+        span = format_html(
+            '<div class="chart-span" aria-hidden="true"><span>{}</span><span>{}</span></div>',
+            start,
+            end,
+        )
     return format_html(
-        '<svg class="chart" viewBox="0 0 {w} {h}" role="img" '
-        'aria-label="{label}"><title>{label}</title>'
-        '<line x1="{left}" y1="8" x2="{left}" y2="{bottom}" class="axis"/>'
-        '<line x1="{left}" y1="{bottom}" x2="{w}" y2="{bottom}" class="axis"/>'
-        '<text x="{tx}" y="14" text-anchor="end">{high}</text>'
-        '<text x="{tx}" y="{bottom}" text-anchor="end">{low}</text>'
-        '<polyline fill="none" stroke="currentColor" stroke-width="2" points="{path}"/>'
-        '<g fill="currentColor">{dots}</g></svg>',
+        '<figure class="chart"><div class="chart-plot">'
+        '<div class="chart-scale" aria-hidden="true"><span>{high}</span><span>{low}</span></div>'
+        '<svg class="chart-line" viewBox="0 0 {w} {h}" preserveAspectRatio="none" '
+        'aria-hidden="true" focusable="false">'
+        '<polyline fill="none" stroke="currentColor" stroke-width="2" '
+        'vector-effect="non-scaling-stroke" points="{path}"/>'
+        '<g fill="none" stroke="currentColor" stroke-width="6" stroke-linecap="round">'
+        "{dots}</g></svg></div>{span}"
+        '<figcaption>{label}<span class="visually-hidden">{said}</span></figcaption></figure>',
         w=width,
         h=height,
-        left=left,
-        bottom=height - 8,
-        tx=left - 4,
         high=number_format(max(values), digits),
         low=number_format(min(values), digits),
-        label=label,
         path=_path(points),
         dots=mark_safe(dots),  # built above from numbers only
+        span=span,
+        label=label,
+        said=_(": %(values)s (oldest first)")
+        % {"values": "; ".join(number_format(value, digits) for value in values)},
     )

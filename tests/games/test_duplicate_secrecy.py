@@ -147,9 +147,9 @@ def tv(client, r):
 def profile(client, r):
     player = r["finished"].seats.get(position=1).user
     response = client.get(f"/players/{player.username}/")
-    listed = any(game["table"] == r["finished"] for game in response.context["games"])
-    figures = [f["per_round"] for f in response.context["game_figures"]]
-    return listed or any(figures)
+    figures = response.context["game_figures"]
+    listed = any(g.table_id == r["finished"].pk for f in figures for g in f["recent"])
+    return listed or any(f["played"] for f in figures)
 
 
 SURFACES = [

@@ -171,7 +171,7 @@ def test_a_six_season_shows_standings_from_a_game_played_to_its_end(club, alice,
     ]
     profile = client.get(reverse("profile", args=["alice"]))
     assert [f["kind"].name for f in profile.context["game_figures"]] == ["six"]
-    assert profile.context["game_figures"][0]["overall_rating"].kind == "six"
+    assert profile.context["game_figures"][0]["rating"].kind == "six"
 
 
 def test_seating_a_six_evening_makes_six_tables(club, alice, bob, carol, dave):

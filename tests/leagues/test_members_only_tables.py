@@ -86,12 +86,13 @@ def test_profiles_show_outsiders_neither_the_game_nor_its_rating(private_cup):
     play_to_the_end(private_cup["table"])
     url = f"/players/{private_cup['ann'].username}/"
     seen = as_user(private_cup["outsider"]).get(url).context
-    assert seen["games"] == []
-    assert all(not f["per_round"] and not f["rating_history"] for f in seen["game_figures"])
+    # No section of the game, so no site rating either, and nobody to compare her with.
+    assert seen["game_figures"] == [] and seen["opponents"] == []
     member = as_user(private_cup["member"]).get(url).context
-    assert [g["table"] for g in member["games"]] == [private_cup["table"]]
     (figures,) = member["game_figures"]
-    assert figures["per_round"] and figures["rating_history"]
+    assert [g.table_id for g in figures["recent"]] == [private_cup["table"].pk]
+    assert figures["played"] == 1 and len(figures["history"]) == 1
+    assert [u.username for u in member["opponents"]] == ["ben"]
 
 
 @pytest.mark.asyncio

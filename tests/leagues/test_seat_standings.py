@@ -1,12 +1,13 @@
-"""At the table, names carry their standing (issue 21): each seated player shows their
-rating, or "new" before their first league game, and at a league table their season
-rank; bots show their level by their name only."""
+"""At the table, names carry their standing (issues 21, 34): each seated player shows their
+site rating, or "new" before a few rated games, and at a league table their season rank;
+bots show their level by their name only."""
 
 import re
 
 from games import services
 from games.models import Table
-from leagues.models import PlayerRating
+from leagues import ratings
+from leagues.models import SiteRating
 from tests.leagues.conftest import finished_game
 
 # A rating (and season rank) as a standing; "new" as the unrated player's badge.
@@ -20,27 +21,28 @@ def standings_shown(client, table, user):
 
 
 def test_a_league_table_shows_each_players_rating_and_season_rank(
-    client, season, alice, bob, carol
+    client, season, alice, bob, carol, settings
 ):
+    settings.SIXCLUB_RATING_NEW_GAMES = 1
     # Bob wins one game, Alice is second, Carol third: their ranks in the season.
-    finished_game(season, [bob, alice, carol], [[1, 5, 9]])
-    ratings = {
-        user.username: round(PlayerRating.objects.get(user=user).rating)
+    ratings.game_rated(game=finished_game(season, [bob, alice, carol], [[1, 5, 9]]))
+    shown = {
+        user.username: round(SiteRating.objects.get(user=user).rating)
         for user in (alice, bob, carol)
     }
     table = services.table_create(user=alice, seats_count=4, options={}, season=season)
     services.seat_join(table_id=table.pk, user=bob)
     services.seat_add_bot(table_id=table.pk, user=alice, bot="expert")
     before = standings_shown(client, table, alice)
-    assert before == [f"{ratings['alice']} · #2", f"{ratings['bob']} · #1"]
+    assert before == [f"{shown['alice']} · #2", f"{shown['bob']} · #1"]
     services.seat_join(table_id=table.pk, user=carol)
     services.table_start(table_id=table.pk, user=alice)
     # In play, the players' table carries them too (the bot's name says "Expert bot").
     during = standings_shown(client, table, carol)
     assert during == [
-        f"{ratings['alice']} · #2",
-        f"{ratings['bob']} · #1",
-        f"{ratings['carol']} · #3",
+        f"{shown['alice']} · #2",
+        f"{shown['bob']} · #1",
+        f"{shown['carol']} · #3",
     ]
     assert Table.objects.get(pk=table.pk).status == Table.Status.PLAYING
 
