@@ -39,55 +39,44 @@ def test_editing_needs_a_login(client):
     assert response["Location"].startswith("/accounts/login/")
 
 
-def _private_and_public_tables(alice, bob):
+def _paper_game(alice, bob, *, name, public, heads):
+    """A finished game of Alice's and Bob's, entered from a paper sheet."""
     from games import services
 
-    secret = services.table_create(
-        user=alice, seats_count=3, options={}, is_public=False, name="Secret Tuesday"
+    table = services.table_create(
+        user=alice,
+        kind="nimmt",
+        seats_count=2,
+        options={"end": "rounds", "rounds": 1},
+        name=name,
+        is_public=public,
     )
-    services.seat_join(table_id=secret.pk, user=bob, invite_code=secret.invite_code)
-    public = services.table_create(user=alice, seats_count=3, options={}, name="Open Friday")
-    return secret, public
+    services.table_paper(table_id=table.pk)
+    services.paper_seats(table_id=table.pk, users=[alice, bob])
+    services.paper_result(table_id=table.pk, lines=[heads])
+    return table
 
 
-def test_a_private_table_is_listed_only_to_its_players(client, alice, bob, make_player):
-    secret, public = _private_and_public_tables(alice, bob)
+def test_a_private_game_is_named_only_to_its_players(client, alice, bob, make_player):
+    secret = _paper_game(alice, bob, name="Secret Tuesday", public=False, heads=[1, 9])
+    public = _paper_game(alice, bob, name="Open Friday", public=True, heads=[5, 6])
     carol = make_player("carol")
     for viewer in (None, carol):
         if viewer is not None:
             client.force_login(viewer)
-        page = client.get("/players/alice/").content.decode()
-        assert "Open Friday" in page and f"/tables/{public.pk}/" in page
-        assert "Secret Tuesday" not in page and f"/tables/{secret.pk}/" not in page
+        page = client.get("/players/alice/")
+        text = page.content.decode()
+        assert "Open Friday" in text and f"/tables/{public.pk}/" in text
+        assert "Secret Tuesday" not in text and f"/tables/{secret.pk}/" not in text
+        figures = page.context["game_figures"][0]
+        # Counted in her figures, never named: not among her best games either.
+        assert figures["played"] == 2
+        assert [line.table_id for line in figures["recent"]] == [public.pk]
+        assert figures["best_games"] == [] and figures["worst_games"] == []
     for viewer in (alice, bob):
         client.force_login(viewer)
-        page = client.get("/players/alice/").content.decode()
-        assert "Secret Tuesday" in page and f"/tables/{secret.pk}/" in page
-
-
-def test_a_private_league_game_is_not_among_the_best_games_of_others(client, alice, bob):
-    import datetime
-
-    from django.utils import timezone
-
-    from games.models import Table
-    from leagues.models import League, Membership, Season
-    from tests.leagues.conftest import finished_game
-
-    league = League.objects.create(name="Club", slug="club")
-    for user in (alice, bob):
-        Membership.objects.create(league=league, user=user, status=Membership.Status.ACTIVE)
-    season = Season.objects.create(
-        league=league, name="2026", starts_on=timezone.localdate() - datetime.timedelta(days=3)
-    )
-    secret = finished_game(season, [alice, bob], [[1, 9]]).table
-    Table.objects.filter(pk=secret.pk).update(is_public=False, name="Secret Tuesday")
-    public = finished_game(season, [alice, bob], [[5, 6]]).table
-    page = client.get("/players/alice/")
-    assert [g["table_id"] for g in page.context["game_figures"][0]["best_games"]] == [public.pk]
-    assert f"/tables/{secret.pk}/" not in page.content.decode()
-    assert len(page.context["game_figures"][0]["per_round"]) == 2  # figures, without names or links
-    client.force_login(bob)
-    page = client.get("/players/alice/")
-    best = page.context["game_figures"][0]["best_games"]
-    assert [g["table_id"] for g in best] == [secret.pk, public.pk]
+        page = client.get("/players/alice/")
+        assert "Secret Tuesday" in page.content.decode()
+        figures = page.context["game_figures"][0]
+        assert [line.table_id for line in figures["best_games"]] == [secret.pk]
+        assert [line.table_id for line in figures["worst_games"]] == [public.pk]

@@ -244,3 +244,89 @@ def test_thoughtful_bots_take_the_cheapest_row_when_nothing_else_differs(name):
     )  # fmt: skip
     view["turn"] = 10
     assert get_bot(name, seed=1).decide(view) == {"type": "row", "row": 0}
+
+
+def collect_views(players=4, seed=3, options=None):
+    """Views of every decision of one seeded game between heuristics, draft included."""
+    options = nimmt.normalize_options(options or {"end": "rounds", "rounds": 1}, players)
+    state = nimmt.new_game(players=players, options=options, seed=seed)
+    bots = [get_bot("heuristic", seed=s) for s in range(players)]
+    views = []
+    while not nimmt.is_over(state):
+        seat = nimmt.to_act(state)[0]
+        view = nimmt.view(state, seat)
+        views.append(view)
+        state, _ = nimmt.apply(state, seat, bots[seat].decide(view))
+    return views
+
+
+def test_expert_estimates_list_every_choice_best_first_and_decide_plays_the_first():
+    views = collect_views(options={"end": "rounds", "rounds": 1, "deal": "draft"})
+    kinds = set()
+    for view in views[::3]:
+        bot = quick_expert(seed=5)
+        legal = legal_decisions(view)
+        also = legal[-1]
+        listed = bot.estimates(view, also=also)
+        decisions = [decision for decision, _ in listed]
+        assert all(isinstance(heads, float) for _, heads in listed)
+        assert also in decisions
+        assert len(decisions) == len({repr(d) for d in decisions})
+        assert all(d in legal for d in decisions)
+        assert bot.decide(view) == decisions[0]
+        assert bot.estimates(view, also=also) == listed  # deterministic for seed and view
+        kinds.add(decisions[0]["type"])
+        if decisions[0]["type"] != "pick":
+            assert sorted(decisions, key=repr) == sorted(legal, key=repr)
+            assert all(0.0 <= heads <= 100 for _, heads in listed)
+    assert kinds >= {"select", "pick"}
+
+
+def test_expert_estimates_rank_a_certain_sixth_card_and_the_rows_by_heads():
+    rows = [[10, 11, 12, 13, 14], [50], [60], [70]]
+    view = table_view(rows=rows, hand=[15, 52, 61, 71, 90, 95, 100])
+    listed = dict((d["card"], heads) for d, heads in ExpertBot(1).estimates(view))
+    # 15 takes the 5 heads of the full row (10 and 11 hold 3 and 5, RULES 1.2) at least.
+    assert listed[15] >= nimmt.heads(10) + nimmt.heads(11) + 3
+    assert min(listed.values()) < listed[15]
+    view = table_view(
+        rows=[[21], [55], [66], [70]], hand=[], phase="choose_row", revealed=[3, 90, 91],
+        resolving=[3, 90, 91], chooser=0,
+    )  # fmt: skip
+    view["turn"] = 10
+    listed = ExpertBot(1).estimates(view)
+    assert [d["row"] for d, _ in listed][0] == 0
+    assert dict((d["row"], h) for d, h in listed) == {0: 1.0, 1: 7.0, 2: 5.0, 3: 3.0}
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int64])
+def test_a_placed_card_goes_after_the_highest_lower_row_end_whatever_its_dtype(dtype):
+    # RULES 1.4: 42 follows 31 (not 89, 82 or 69); 83 is the sixth card of the full row.
+    tables = Tables([[55, 56, 59, 88, 89], [31], [66, 79, 81, 82], [69]], 2, 3)
+    tables.place(np.array([42, 90], dtype=dtype), np.array([1, 2]))
+    assert tables.last.T.tolist() == [[89, 42, 82, 69], [90, 31, 82, 69]]
+    assert tables.penalties.tolist() == [
+        [0, 0, 0],
+        [0, 0, sum(map(nimmt.heads, [55, 56, 59, 88, 89]))],
+    ]
+
+
+def test_the_expert_places_the_other_cards_of_the_turn_after_its_row_choice():
+    # RULES 1.4: after 14 takes a row, 42 and 48 go after the highest lower row end.
+    # Taking [31] (1 head) leaves 42 and 48 behind 14: the cheap and safe row.
+    view = table_view(
+        rows=[[55, 56, 59, 88, 89], [31], [66, 79, 81, 82], [69]], hand=[41, 49],
+        phase="choose_row", revealed=[14, 42, 48], resolving=[14, 42, 48], chooser=0,
+    )  # fmt: skip
+    listed = dict((d["row"], heads) for d, heads in ExpertBot(1).estimates(view))
+    assert ExpertBot(1).decide(view) == {"type": "row", "row": 1}
+    assert listed[1] < 1.5 and listed[0] >= sum(map(nimmt.heads, [55, 56, 59, 88, 89]))
+
+
+def test_the_expert_stops_weighing_cards_that_are_clearly_worse():
+    # 15 is a certain sixth card (RULES 1.4): the race drops it, and others, early.
+    rows = [[10, 11, 12, 13, 14], [50], [60], [70]]
+    view = table_view(rows=rows, hand=[15, 52, 61, 71, 90, 95, 100])
+    racing, exhaustive = ExpertBot(1), ExpertBot(1, race_z=float("inf"))
+    assert racing.decide(view) == exhaustive.decide(view)
+    assert racing.rollouts < 0.8 * exhaustive.rollouts

@@ -18,7 +18,8 @@ def _option(text: str) -> tuple[str, object]:
 class Command(BaseCommand):
     help = (
         "Play seeded games between bots and print, per seat, games won, mean points per "
-        "round and per game (95% CI), mean and p95 decision time, and rounds per second. "
+        "round and per game (95% CI), decision time (mean and p95) in wall clock and in CPU "
+        "time, and rounds per second. "
         "Points are heads for 6 qui prend ! and 6 qui surprend."
     )
 

@@ -5,8 +5,10 @@ For a selection, it deals the unseen cards into the opponents' hands many times 
 this round, the card_limit deck, public draft picks), plays the rest of the round out in
 every world once per candidate card, and selects the card with the best mean outcome.
 Every candidate meets the same worlds (common random numbers), so the comparison between
-candidates is much sharper than the spread of any single estimate. Rows are chosen the
-same way; draft picks use the heuristic's rules of thumb.
+candidates is much sharper than the spread of any single estimate. The worlds come in
+stages, and after each the candidates clearly worse than the best (in paired differences
+over the same worlds) are dropped, so an easy decision costs a fraction of a close one.
+Rows are chosen the same way; draft picks use the heuristic's rules of thumb.
 
 The rollouts run in `rollout.Tables`, which advances all worlds at once. In them each
 player, each turn, plays the least risky of the next few cards of its (randomly ordered)
@@ -19,17 +21,26 @@ ends the game, mostly by whether the seat wins (`utility`).
 
 import numpy as np
 
-from games.bots.base import Bot, decision_seed
+from games.bots.base import Bot, awaited, decision_seed, legal_decisions
 
 from .cards import known_hands, row_heads, unseen_cards
-from .heuristic import HeuristicBot
-from .rollout import Tables
+from .heuristic import HeuristicBot, selection_costs
+from .rollout import CARD, Tables
 
-# The search budget, in card placements per decision (worlds × cards left to place). It
+# The search budget, in card placements per decision (worlds × cards left to place): it
+# binds early in a round, when every card of a full hand is weighed over ten turns. It
 # is a count, not a clock, so that a decision depends on the seed and the view only.
-PLACEMENTS = 400_000
+PLACEMENTS = 150_000
 MIN_WORLDS = 64
 MAX_WORLDS = 1_000
+
+# The search weighs the choices over the worlds in stages, these shares of the budget; after
+# each stage it drops the choices that are worse than the best by more than RACE_Z standard
+# errors of their paired difference (`ExpertBot.race`).
+STAGES = (0.25, 0.25, 0.5)
+RACE_Z = 2.0
+# Below this many worlds a search runs in one stage: numpy's cost per call dominates.
+RACE_MIN_WORLDS = 200
 
 # How many cards of its hand a rollout player weighs each turn (1: plays at random).
 OWN_LOOK = 3
@@ -56,19 +67,19 @@ class World:
         me = view["seat"]
         others = [seat for seat in range(view["players"]) if seat != me]
         self.seats = [me, *others]
-        self.plays = np.empty((worlds, turns, len(others)), dtype=np.int64)
+        self.plays = np.empty((worlds, turns, len(others)), dtype=CARD)
         known = {s: cards for s, cards in known_hands(view).items() if len(cards) == turns}
         if turns == 0:
             return
         hidden = [i for i, seat in enumerate(others) if seat not in known]
         for i, seat in enumerate(others):
             if seat in known:
-                cards = np.array(known[seat], dtype=np.int64)
+                cards = np.array(known[seat], dtype=CARD)
                 self.plays[:, :, i] = cards[rng.random((worlds, turns)).argsort(axis=1)]
         if not hidden:
             return
         held = {card for cards in known.values() for card in cards}
-        pool = np.array([c for c in unseen_cards(view) if c not in held], dtype=np.int64)
+        pool = np.array([c for c in unseen_cards(view) if c not in held], dtype=CARD)
         needed = len(hidden) * turns
         if len(pool) < needed:
             raise NotEnoughCards(f"{len(pool)} unseen cards for {needed} hidden ones")
@@ -101,6 +112,7 @@ class ExpertBot(Bot):
         max_worlds: int = MAX_WORLDS,
         own_look: int = OWN_LOOK,
         opponent_look: int = OPPONENT_LOOK,
+        race_z: float = RACE_Z,
     ):
         super().__init__(seed)
         self.placements = placements
@@ -108,6 +120,7 @@ class ExpertBot(Bot):
         self.max_worlds = max_worlds
         self.own_look = own_look
         self.opponent_look = opponent_look
+        self.race_z = race_z
         self.rollouts = 0  # rounds or round remainders simulated so far, for benchmarks
         self._fallback = HeuristicBot(seed)
 
@@ -119,32 +132,85 @@ class ExpertBot(Bot):
         hand = sorted(view["hand"])
         if len(hand) == 1:
             return hand[0]
-        players, turns = view["players"], len(hand)
-        worlds = self.worlds_for(len(hand), turns, players)
-        rng = np.random.default_rng(decision_seed(self.seed, view))
-        try:
-            world = World(view, rng, worlds, turns)
-        except NotEnoughCards:
+        options = self.select_outcomes(view)
+        if options is None:
             return self._fallback.select(view)
-        cards = np.array(hand, dtype=np.int64)
-        own_order = cards[rng.random((worlds, turns)).argsort(axis=1)]
-        sequences = np.empty((len(hand), worlds, turns, players), dtype=np.int64)
-        sequences[:, :, :, 1:] = world.plays[None]
-        for option, card in enumerate(hand):
-            sequences[option, :, 0, 0] = card
-            sequences[option, :, 1:, 0] = own_order[own_order != card].reshape(worlds, -1)
-        tables = Tables(view["rows"], len(hand) * worlds, players)
-        tables.play_turns(
-            sequences.reshape(len(hand) * worlds, turns, players),
-            choice=self.looks(players),
-            unseen=len(unseen_cards(view)),
-            fixed_first=True,
-        )
-        self.rollouts += tables.worlds
-        scores = self.utility(view, world, tables.penalties).reshape(len(hand), worlds)
-        return hand[int(scores.mean(axis=1).argmax())]
+        return options[0][0]
 
     def choose_row(self, view: dict) -> int:
+        options = self.row_outcomes(view)
+        if options is None:
+            return self._fallback.choose_row(view)
+        return options[0][0]
+
+    def estimates(self, view: dict, also: dict | None = None) -> list[tuple[dict, float]]:
+        """The decisions the expert weighs for `view`, each with the heads it expects the
+        seat to take from there to the end of the round, in its order of preference.
+
+        That order is the search's (`race`): the options still in the race when it
+        stopped, by mean utility, then those it dropped. Utility is minus the heads, except
+        in a round that may end the game, where winning counts too (`utility`); so the
+        order is fewest heads first up to the noise of the worlds and that weight.
+        `decide(view)` is the first decision. `also`, if legal, is always among them: the
+        expert weighs every card of the hand and every row. When too few cards are unseen
+        to deal the opponents' hands (NotEnoughCards), the estimates are the heuristic's
+        immediate costs. A draft pick is not estimated: the expert's pick (and `also`)
+        come with 0.0.
+        """
+        kind = awaited(view)
+        if kind == "pick":
+            first = self.decide(view)
+            listed = [(first, 0.0)]
+            if also is not None and also != first and also in legal_decisions(view):
+                listed.append((also, 0.0))
+            return listed
+        if kind == "select":
+            options = self.select_outcomes(view)
+            if options is None:
+                costs = selection_costs(view)
+                options = sorted(((c, -cost, cost) for c, cost in costs.items()), key=_best)
+            return [({"type": "select", "card": c}, heads) for c, _, heads in options]
+        options = self.row_outcomes(view)
+        if options is None:
+            rows = view["rows"]
+            options = [(i, -row_heads(r), float(row_heads(r))) for i, r in enumerate(rows)]
+            options.sort(key=_best)
+        return [({"type": "row", "row": i}, heads) for i, _, heads in options]
+
+    def select_outcomes(self, view: dict) -> list[tuple[int, float, float]] | None:
+        """(card, mean utility, mean heads) of each card of the hand, best first (`race`),
+        or None when the opponents' hands cannot be dealt."""
+        hand = sorted(view["hand"])
+        players, turns = view["players"], len(hand)
+        rng = np.random.default_rng(decision_seed(self.seed, view))
+        cards = np.array(hand, dtype=CARD)
+        unseen = len(unseen_cards(view))
+
+        def run(worlds: int, alive: list[int]) -> tuple[World, np.ndarray]:
+            world = World(view, rng, worlds, turns)
+            own_order = cards[rng.random((worlds, turns)).argsort(axis=1)]
+            sequences = np.empty((len(alive), worlds, turns, players), dtype=CARD)
+            sequences[:, :, :, 1:] = world.plays[None]
+            for option, index in enumerate(alive):
+                card = hand[index]
+                sequences[option, :, 0, 0] = card
+                sequences[option, :, 1:, 0] = own_order[own_order != card].reshape(worlds, -1)
+            tables = Tables(view["rows"], len(alive) * worlds, players)
+            tables.play_turns(
+                sequences.reshape(len(alive) * worlds, turns, players),
+                choice=self.looks(players),
+                unseen=unseen,
+                fixed_first=True,
+            )
+            self.rollouts += tables.worlds
+            return world, tables.penalties
+
+        worlds = self.worlds_for(len(hand), turns, players)
+        return self.race(view, hand, worlds, run)
+
+    def row_outcomes(self, view: dict) -> list[tuple[int, float, float]] | None:
+        """(row index, mean utility, mean heads) of each row the seat may take, best first
+        (`race`), or None when the opponents' hands cannot be dealt."""
         rows, me, players = view["rows"], view["seat"], view["players"]
         hand = sorted(view.get("hand") or ())
         revealed = view["revealed"]
@@ -152,35 +218,85 @@ class ExpertBot(Bot):
         owner = {card: seat for seat, card in enumerate(revealed)}
         pending = [c for c in sorted(view.get("resolving") or ()) if c != mine]
         turns = len(hand)
-        worlds = self.worlds_for(len(rows), turns, players, len(pending))
         rng = np.random.default_rng(decision_seed(self.seed, view))
-        try:
+        unseen = len(unseen_cards(view))
+
+        def run(worlds: int, alive: list[int]) -> tuple[World, np.ndarray]:
             world = World(view, rng, worlds, turns)
-        except NotEnoughCards:
-            return self._fallback.choose_row(view)
-        batches = []
-        for index in range(len(rows)):
-            after = [list(row) for row in rows]
-            after[index] = [mine]
-            batch = Tables(after, worlds, players)
-            batch.penalty[0] = row_heads(rows[index])
-            batches.append(batch)
-        tables = Tables.stacked(batches)
-        player_of = {seat: i for i, seat in enumerate(world.seats)}
-        size = tables.worlds
-        for card in pending:
-            tables.place(np.full(size, card), np.full(size, player_of[owner[card]]))
-        if turns:
-            own = np.array(hand, dtype=np.int64)[rng.random((worlds, turns)).argsort(axis=1)]
-            sequence = np.concatenate([own[:, :, None], world.plays], axis=2)
-            tables.play_turns(
-                np.tile(sequence, (len(rows), 1, 1)),
-                choice=self.looks(players),
-                unseen=len(unseen_cards(view)),
-            )
-        self.rollouts += tables.worlds
-        scores = self.utility(view, world, tables.penalties).reshape(len(rows), worlds)
-        return int(scores.mean(axis=1).argmax())
+            batches = []
+            for index in alive:
+                after = [list(row) for row in rows]
+                after[index] = [mine]
+                batch = Tables(after, worlds, players)
+                batch.penalty[0] = row_heads(rows[index])
+                batches.append(batch)
+            tables = Tables.stacked(batches)
+            player_of = {seat: i for i, seat in enumerate(world.seats)}
+            size = tables.worlds
+            for card in pending:
+                tables.place(np.full(size, card, dtype=CARD), np.full(size, player_of[owner[card]]))
+            if turns:
+                own = np.array(hand, dtype=CARD)[rng.random((worlds, turns)).argsort(axis=1)]
+                sequence = np.concatenate([own[:, :, None], world.plays], axis=2)
+                tables.play_turns(
+                    np.tile(sequence, (len(alive), 1, 1)),
+                    choice=self.looks(players),
+                    unseen=unseen,
+                )
+            self.rollouts += tables.worlds
+            return world, tables.penalties
+
+        worlds = self.worlds_for(len(rows), turns, players, len(pending))
+        return self.race(view, list(range(len(rows))), worlds, run)
+
+    def race(self, view: dict, choices: list, worlds: int, run) -> list | None:
+        """Weigh every choice over up to `worlds` sampled worlds, in stages (`STAGES`).
+
+        `run(n, alive)` draws n new worlds and plays them out once per alive choice (by
+        index), returning the worlds and their penalties, choice-major. After each stage a
+        choice whose paired loss against the best (over the same worlds) exceeds `race_z`
+        standard errors is dropped, and the race stops as soon as one choice is left: an
+        easy decision costs a fraction of a close one. Returns (choice, mean utility, mean
+        heads) per choice: those still in the race by utility, then the dropped ones.
+        """
+        alive = list(range(len(choices)))
+        utilities: list[list[np.ndarray]] = [[] for _ in choices]
+        heads: list[list[np.ndarray]] = [[] for _ in choices]
+        done = 0
+        for fraction in STAGES if worlds >= RACE_MIN_WORLDS else (1.0,):
+            size = max(1, round(worlds * fraction))
+            try:
+                world, penalties = run(size, alive)
+            except NotEnoughCards:
+                return None
+            done += size
+            score = self.utility(view, world, penalties).reshape(len(alive), size)
+            taken = penalties[:, 0].reshape(len(alive), size)
+            for row, index in enumerate(alive):
+                utilities[index].append(score[row])
+                heads[index].append(taken[row].astype(float))
+            if len(alive) == 1 or done >= worlds:
+                break
+            alive = self._survivors(alive, utilities)
+            if len(alive) == 1:
+                break
+        outcomes = [
+            (choice, float(np.concatenate(utilities[i]).mean()),
+             float(np.concatenate(heads[i]).mean()), i in alive)
+            for i, choice in enumerate(choices)
+        ]  # fmt: skip
+        outcomes.sort(key=lambda o: (not o[3], -o[1]))
+        return [(choice, utility, taken) for choice, utility, taken, _ in outcomes]
+
+    def _survivors(self, alive: list[int], utilities: list[list[np.ndarray]]) -> list[int]:
+        """The alive choices not clearly worse than the best one, over the same worlds."""
+        scores = np.array([np.concatenate(utilities[i]) for i in alive])
+        best = int(scores.mean(axis=1).argmax())
+        loss = scores[best][None, :] - scores
+        n = scores.shape[1]
+        spread = loss.std(axis=1, ddof=1) / np.sqrt(n)
+        clearly = loss.mean(axis=1) > self.race_z * np.maximum(spread, 1e-9)
+        return [index for row, index in enumerate(alive) if row == best or not clearly[row]]
 
     def pick(self, view: dict) -> int:
         return self._fallback.pick(view)
@@ -205,3 +321,8 @@ class ExpertBot(Bot):
             return own
         wins = final[:, 0] <= final[:, 1:].min(axis=1)
         return own + np.where(ends, GAME_END_WEIGHT * np.where(wins, 1.0, -1.0), 0.0)
+
+
+def _best(outcome: tuple) -> float:
+    """Sort key of (choice, utility, heads): highest utility first."""
+    return -outcome[1]

@@ -24,16 +24,19 @@ _FAR = 255
 
 
 def lowest(values: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """Elementwise minimum of one array per row, and the (first) row holding it.
+    """Elementwise minimum of one array per row (values below 16384), and the (first) row
+    holding it, both as uint16.
 
-    Pairwise over the 4 rows: much faster in numpy than a reduction along a short axis.
+    Each value is packed with its row index (value × 4 + row) so that one `np.minimum` per
+    row finds both: much faster in numpy than a reduction along a short axis or `where`s.
     """
-    best, where = values[0], np.zeros(values[0].shape, dtype=np.intp)
-    for index in range(1, len(values)):
-        lower = values[index] < best
-        best = np.where(lower, values[index], best)
-        where = np.where(lower, index, where)
-    return best, where
+    best = None
+    for index, value in enumerate(values):
+        key = value.astype(np.uint16)
+        key <<= 2
+        key |= index
+        best = key if best is None else np.minimum(best, key, out=best)
+    return best >> 2, best & 3
 
 
 class Tables:
@@ -72,12 +75,13 @@ class Tables:
         return self.penalty.T
 
     def place(self, cards: np.ndarray, owners: np.ndarray) -> None:
-        """Place one card in every world: `cards[w]` (uint8), played by player `owners[w]`."""
+        """Place one card in every world: `cards[w]`, played by player `owners[w]`."""
+        cards = cards.astype(CARD, copy=False)
         gap, row = lowest([cards - last for last in self.last])  # wraps for higher rows
         too_low = gap > _HIGHEST
         if too_low.any():
             row = np.where(too_low, lowest(list(self.heads))[1], row)
-        cell = row * self.worlds + self._world
+        cell = row.astype(np.intp) * self.worlds + self._world
         length = self.length.reshape(-1)
         row_heads = self.heads.reshape(-1)
         old_length = length[cell]
@@ -91,10 +95,14 @@ class Tables:
 
     def play_turn(self, cards: np.ndarray) -> None:
         """Reveal and resolve one turn: `cards[w, p]` is player p's card in world w."""
-        order = np.argsort(cards, axis=1)
-        ordered = np.take_along_axis(cards, order, axis=1).astype(CARD)
+        # Sorting card × 16 + player sorts the cards and keeps who played each.
+        keys = cards.astype(np.uint16) << 4
+        keys |= np.arange(cards.shape[1], dtype=np.uint16)
+        keys.sort(axis=1)
+        ordered = (keys >> 4).astype(CARD).T.copy()
+        owners = (keys & 15).astype(np.intp).T.copy()
         for k in range(cards.shape[1]):
-            self.place(np.ascontiguousarray(ordered[:, k]), np.ascontiguousarray(order[:, k]))
+            self.place(ordered[k], owners[k])
 
     def play_turns(
         self, sequence: np.ndarray, *, choice=None, unseen: int = 100, fixed_first: bool = False
@@ -124,10 +132,12 @@ class Tables:
         cost[:, 1:, :] += np.where(np.arange(1, look)[:, None] >= looks[None, :], _FAR, 0)
         if keep_first:
             cost[:, 1:, 0] = _FAR
-        best = cost.argmin(axis=1)[:, None, :]
-        chosen = np.take_along_axis(window, best, axis=1)
-        np.put_along_axis(window, best, window[:, :1, :], axis=1)
-        window[:, :1, :] = chosen
+        best = cost.argmin(axis=1)
+        first = window[:, 0, :].copy()
+        for k in range(1, look):  # swap each player's best card to the front
+            here = best == k
+            window[:, 0, :] = np.where(here, window[:, k, :], window[:, 0, :])
+            window[:, k, :] = np.where(here, first, window[:, k, :])
 
 
 def immediate_cost(tables: Tables, cards: np.ndarray, density: float) -> np.ndarray:
@@ -142,9 +152,15 @@ def immediate_cost(tables: Tables, cards: np.ndarray, density: float) -> np.ndar
     cards = cards.astype(CARD)
     gap, row = lowest([cards - last.reshape(shape) for last in tables.last])
     too_low = gap > _HIGHEST
-    cell = row * tables.worlds + tables._world.reshape(shape)
+    cell = row.astype(np.intp) * tables.worlds + tables._world.reshape(shape)
     row_heads = tables.heads.reshape(-1)[cell]
-    need = 5 - tables.length.reshape(-1)[cell].astype(np.int8)
-    overflow = np.minimum(np.float32(1.0), gap * np.float32(density)) ** need
+    need = 5 - tables.length.reshape(-1)[cell]  # 0..4 cards to fill the row first
+    overflow = _overflow_table(density)[need.astype(np.intp) * 256 + gap]
     cheapest = lowest(list(tables.heads))[0].reshape(shape)
     return np.where(too_low, cheapest + np.float32(1.0), row_heads * overflow)
+
+
+def _overflow_table(density: float) -> np.ndarray:
+    """min(1, gap × density) ** need for need 0..5 and gap 0..255, flat (need × 256 + gap)."""
+    chance = np.minimum(np.float32(1.0), np.arange(256, dtype=np.float32) * np.float32(density))
+    return (chance[None, :] ** np.arange(6, dtype=np.float32)[:, None]).ravel()

@@ -18,7 +18,9 @@ turn, the safest of the next few cards of its randomly ordered hand (the seat lo
 then the rest of the turn and of the round. The other prompts are the heuristic's.
 
 The budget is a count of card placements, not a clock, so a decision depends on the
-seed and the view only.
+seed and the view only. `estimates` gives every decision considered with its score (the
+mean heads to the round's end, plus the premium of a special spent); `decide` plays the
+lowest. The prompts other than a too-low card's row are the heuristic's, not estimated.
 """
 
 import random
@@ -28,10 +30,12 @@ from games.bots.base import Bot, decision_seed
 from games.surprise.engine.cards import NEGATIF, REMPLACER, SEPT, SPECIALS, STOP
 
 from .heuristic import SurpriseHeuristicBot, premium, selection_options, unseen_cards
-from .legal import awaited
+from .legal import awaited, legal_decisions
 from .table import ROW_LIMIT, Table
 
-PLACEMENTS = 20_000  # card placements per decision: p95 under 150 ms
+# Card placements per decision: p95 about 95 ms of CPU on an idle machine; 6,000 with at
+# most 40 worlds keeps it near 50 ms but measured weaker (docs/benchmarks.md).
+PLACEMENTS = 20_000
 MIN_WORLDS = 8
 MAX_WORLDS = 300
 MAX_PLAIN = 8  # the cards the heuristic finds safest, played without a special
@@ -77,24 +81,27 @@ class World:
                 self.first[seat] = rng.choice(usable)
 
 
-def quick_cost(table: Table, card: int, escape: int) -> int:
-    """Heads `card` takes for sure if played now (0 when it fits a short row); `escape`
-    is what a too-low card costs (the cheapest row's heads and one for the escape)."""
+def quick_cost(table: Table, card: int) -> int:
+    """Heads `card` takes for sure if played now (0 when it fits a short row), or -1 when
+    it is too low (see `safest`)."""
     target = table.target(card)
     if target < 0:
-        return escape
+        return -1
     if table.caps[target] or len(table.rows[target]) >= ROW_LIMIT:
         return table.heads[target]
     return 0
 
 
 def safest(table: Table, order: list, look: int) -> int:
-    """The card a rollout player plays: the safest of the next `look` of its `order`."""
+    """The card a rollout player plays: the safest of the next `look` of its `order`; a
+    too-low card costs the cheapest row's heads and one for the escape."""
     look = min(look, len(order))
     if look < 2:
         return order.pop(0)
-    escape = table.heads[table.cheapest()] + 1
-    costs = [quick_cost(table, order[i], escape) for i in range(look)]
+    costs = [quick_cost(table, order[i]) for i in range(look)]
+    if -1 in costs:
+        escape = table.heads[table.cheapest()] + 1
+        costs = [escape if cost < 0 else cost for cost in costs]
     return order.pop(costs.index(min(costs)))
 
 
@@ -114,23 +121,41 @@ def play_rest(table: Table, orders: dict, me: int) -> int:
 class SurpriseExpertBot(Bot):
     name = "surprise_expert"
 
-    def __init__(self, seed: int = 0, *, placements: int = PLACEMENTS):
+    def __init__(self, seed: int = 0, *, placements: int | None = None):
         super().__init__(seed)
-        self.placements = placements
+        self.placements = placements or PLACEMENTS
         self.heuristic = SurpriseHeuristicBot(seed)
         self.last_worlds = 0  # worlds dealt for the last decision (for benchmarks)
 
     def decide(self, view: dict) -> dict:
         kind = awaited(view)
         self.last_worlds = 0
-        if kind == "select" and len(view["hand"]) > 1:
-            return self.select(view)
-        if kind == "row" and sum(not stop for stop in view["stops"]) > 1:
-            return self.choose_row(view)
+        if kind == "select" or (kind == "row" and sum(not stop for stop in view["stops"]) > 1):
+            return self.estimates(view)[0][0]
         return self.heuristic.decide(view)
 
-    def worlds_for(self, candidates: int, view: dict) -> int:
-        work = candidates * len(view["hand"]) * view["players"]
+    def estimates(self, view: dict, also: dict | None = None) -> list[tuple[dict, float]]:
+        """The decisions considered for `view`, each with its expected heads from now to
+        the round's end (a selection's plus the premium of the special it spends), best
+        first; `also` is among them when it is legal. A prompt other than a too-low
+        card's row is the heuristic's, and its decisions are given 0.0 (not estimated)."""
+        kind = awaited(view)
+        if also is not None and also not in legal_decisions(view):
+            also = None
+        if kind == "select":
+            scored = self.selection_scores(view, also)
+        elif kind == "row":
+            scored = self.row_scores(view, also)
+        else:
+            scored = [(self.heuristic.decide(view), 0.0)]
+            if also is not None and also != scored[0][0]:
+                scored.append((also, 0.0))
+            return scored
+        order = sorted(range(len(scored)), key=lambda index: (scored[index][1], index))
+        return [scored[index] for index in order]
+
+    def worlds_for(self, candidates: list, view: dict) -> int:
+        work = len(candidates) * len(view["hand"]) * view["players"]
         return max(MIN_WORLDS, min(MAX_WORLDS, self.placements // max(work, 1)))
 
     def deal(self, view: dict, rng, worlds: int) -> list[World] | None:
@@ -161,14 +186,25 @@ class SurpriseExpertBot(Bot):
             chosen.append((ranked[0][0], STOP))
         return chosen[:MAX_CANDIDATES]
 
-    def select(self, view: dict) -> dict:
+    def selection_scores(self, view: dict, also: dict | None) -> list[tuple[dict, float]]:
+        """Each candidate selection (and `also`) with its mean heads over the worlds plus
+        the premium of its special; Remplacer on the best plain card is valued as the
+        card the seat would switch to in each world."""
         me = view["seat"]
         hand = sorted(view["hand"])
         candidates = self.candidates(view)
         rng = random.Random(decision_seed(self.seed, view))
-        worlds = self.deal(view, rng, self.worlds_for(len(candidates), view))
+        worlds = self.deal(view, rng, self.worlds_for(candidates, view))
         if worlds is None:
-            return self.heuristic.decide(view)
+            return self.heuristic_scores(view, also)
+        extra = []
+        if also is not None:
+            for wanted in ((also["card"], None), (also["card"], also["special"])):
+                remplacer = wanted[1] == REMPLACER and len(hand) > 1
+                if not remplacer and wanted not in candidates + extra:
+                    extra.append(wanted)
+        considered = len(candidates)  # `also` adds candidates without changing the others
+        candidates = candidates + extra
         self.last_worlds = len(worlds)
         start = Table.of_view(view)
         totals = [0.0] * len(candidates)
@@ -192,17 +228,32 @@ class SurpriseExpertBot(Bot):
                 firsts[index][w] = now
                 rests[index][w] = rest
                 totals[index] += now + rest
-        scores = [
-            totals[index] / len(worlds) + premium(view, special)
-            for index, (_, special) in enumerate(candidates)
+        scored = [
+            (
+                {"type": "select", "card": card, "special": special},
+                totals[index] / len(worlds) + premium(view, special),
+            )
+            for index, (card, special) in enumerate(candidates)
         ]
-        best = min(range(len(candidates)), key=lambda index: (scores[index], index))
-        card, special = candidates[best]
-        if REMPLACER in (view["specials"] or ()) and special is None:
-            switching = self.remplacer_score(candidates, firsts, rests, card)
-            if switching + premium(view, REMPLACER) < scores[best]:
-                special = REMPLACER
-        return {"type": "select", "card": card, "special": special}
+        if REMPLACER in (view["specials"] or ()) and len(hand) > 1:
+            plain = [index for index, (_, special) in enumerate(candidates) if special is None]
+            best = min(plain[:considered], key=lambda index: (scored[index][1], index))
+            cards = [best]
+            if also is not None and also["special"] == REMPLACER:
+                cards.append(next(i for i in plain if candidates[i][0] == also["card"]))
+            for index in dict.fromkeys(cards):
+                card = candidates[index][0]
+                switching = self.remplacer_score(candidates, firsts, rests, card)
+                decision = {"type": "select", "card": card, "special": REMPLACER}
+                scored.append((decision, switching + premium(view, REMPLACER)))
+        return scored
+
+    def heuristic_scores(self, view: dict, also: dict | None) -> list[tuple[dict, float]]:
+        """The heuristic's decision and `also`, unestimated (0.0)."""
+        scored = [(self.heuristic.decide(view), 0.0)]
+        if also is not None and also != scored[0][0]:
+            scored.append((also, 0.0))
+        return scored
 
     def remplacer_score(self, candidates, firsts, rests, card) -> float:
         """Mean heads with Remplacer on `card`: in each world the card of this turn's
@@ -218,15 +269,18 @@ class SurpriseExpertBot(Bot):
 
     # --- a too-low card's row --------------------------------------------------------------
 
-    def choose_row(self, view: dict) -> dict:
+    def row_scores(self, view: dict, also: dict | None) -> list[tuple[dict, float]]:
+        """Each unstopped row with the mean heads of taking it, then the turn's other
+        cards and the rest of the round, over the worlds."""
         me = view["seat"]
         card = view["cards"][me]
         hand = sorted(view["hand"])
         rows = [index for index, stopped in enumerate(view["stops"]) if not stopped]
         rng = random.Random(decision_seed(self.seed, view))
-        worlds = self.deal(view, rng, self.worlds_for(len(rows), view) if hand else 1)
+        budget = self.worlds_for([(row, None) for row in rows], view) if hand else 1
+        worlds = self.deal(view, rng, budget)
         if worlds is None:
-            return self.heuristic.decide(view)
+            return self.heuristic_scores(view, also)
         self.last_worlds = len(worlds)
         start = Table.of_view(view)
         specials = view["revealed_specials"] or [None] * view["players"]
@@ -245,5 +299,7 @@ class SurpriseExpertBot(Bot):
                 taken += table.play(pending).get(me, 0)
                 orders = {me: mine[:], **{seat: cards[:] for seat, cards in world.hands.items()}}
                 totals[index] += taken + (play_rest(table, orders, me) if mine else 0)
-        best = min(range(len(rows)), key=lambda index: (totals[index], index))
-        return {"type": "row", "row": rows[best]}
+        return [
+            ({"type": "row", "row": row}, totals[index] / len(worlds))
+            for index, row in enumerate(rows)
+        ]

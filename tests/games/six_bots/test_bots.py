@@ -13,6 +13,7 @@ from games.six import engine as six
 from games.six.bots import BOT_CHOICES, BOTS, SixExpertBot, expert, heuristic, random_bot
 from games.six.bots.cards import passes_exclude, unseen
 from games.six.bots.random_bot import legal_decisions
+from games.six.engine.cards import RANKS
 
 from .helpers import hand_margins, lower_bound, make_bot, play
 
@@ -192,3 +193,40 @@ def test_heuristic_beats_random():
     points per hand beat the mean of the others' by a margin 3 standard errors clear."""
     margins = hand_margins("six_heuristic", "six_random", games=200, seed=2_000)
     assert lower_bound(margins) > 0.5
+
+
+def test_expert_estimates_every_playable_card_best_first():
+    """The estimates contract: every legal card with its mean points for the hand, best
+    first; `decide` plays the first; the same view and seed give the same figures; a
+    single playable card is estimated too; a legal `also` is always there."""
+    bot = make_bot("six_expert", 4)
+    views = [view for view in views_of_a_game(8) if view["playable"]]
+    several = [view for view in views if len(view["playable"]) > 1][:8]
+    single = [view for view in views if len(view["playable"]) == 1][:2]
+    assert several and single
+    for view in several + single:
+        estimates = bot.estimates(view)
+        decisions = [decision for decision, _ in estimates]
+        by_card = sorted(decisions, key=lambda decision: decision["card"])
+        assert by_card == sorted(legal_decisions(view), key=lambda decision: decision["card"])
+        values = [value for _, value in estimates]
+        assert values == sorted(values, reverse=True)
+        assert all(-len(view["hand"]) <= value <= 5 + sum(view["counts"]) for value in values)
+        assert make_bot("six_expert", 4).estimates(view) == estimates
+        assert bot.decide(view) == decisions[0]
+        also = decisions[-1]
+        assert bot.estimates(view, also) == estimates
+
+
+def test_expert_play_outs_play_the_heuristics_card():
+    """The play-outs' policy on bit masks scores the cards as six_heuristic does."""
+    deck = expert.Deck(RANKS[40])
+    names = {bit: card for card, bit in deck.bit.items()}
+    rng = random.Random(3)
+    for _ in range(300):
+        hand = rng.sample(sorted(deck.bit), 10)
+        choices = sorted(rng.sample([deck.bit[card] for card in hand], 3))
+        chosen = expert.heuristic_bit(choices, deck.mask(hand), deck)
+        scores = {bit: heuristic.card_score(names[bit], set(hand), RANKS[40]) for bit in choices}
+        assert scores[chosen] == max(scores.values())
+        assert chosen == min(bit for bit in choices if scores[bit] == scores[chosen])

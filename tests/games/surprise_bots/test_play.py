@@ -1,9 +1,10 @@
 """The surprise bots are deterministic, and stronger in the expected order."""
 
 import statistics
+from collections import Counter
 
 from games.surprise import engine as surprise
-from games.surprise.bots import BOTS, SurpriseExpertBot
+from games.surprise.bots import BOTS, SurpriseExpertBot, awaited, legal_decisions
 
 from .play import play
 
@@ -63,3 +64,37 @@ def test_expert_beats_heuristic():
     expert_heads = sum(result[0] for result in expert)
     heuristic_heads = sum(result[0] for result in heuristic)
     assert expert_heads < heuristic_heads, (expert_heads, heuristic_heads)
+
+
+def test_expert_estimates_best_first_and_decide_plays_the_first():
+    """The estimates contract: the selections and too-low rows considered, each with its
+    expected heads to the round's end, lowest first; `decide` plays the first; a legal
+    `also` is always among them and leaves the others' figures as they were; a prompt
+    is the heuristic's, unestimated (0.0)."""
+    views = []
+
+    def keep(state, seat, view, decision):
+        views.append(view)
+
+    play([SurpriseExpertBot(seat, placements=1_500) for seat in range(4)], 9, keep)
+    kinds = Counter(awaited(view) for view in views)
+    assert kinds["select"] and kinds["row"] and len(kinds) > 2, kinds
+    for view in views[::9] + [view for view in views if awaited(view) == "row"][:3]:
+        bot = SurpriseExpertBot(view["seat"], placements=1_500)
+        estimates = bot.estimates(view)
+        legal = legal_decisions(view)
+        assert all(decision in legal for decision, _ in estimates)
+        values = [value for _, value in estimates]
+        assert values == sorted(values)
+        assert bot.decide(view) == estimates[0][0]
+        if awaited(view) not in ("select", "row"):
+            assert values == [0.0]
+            continue
+        assert 0 <= values[0] <= 30 * len(view["hand"]) + 30
+        considered = [decision for decision, _ in estimates]
+        others = [decision for decision in legal if decision not in considered]
+        if not others:
+            continue
+        with_also = bot.estimates(view, others[-1])
+        assert others[-1] in [decision for decision, _ in with_also]
+        assert [pair for pair in with_also if pair in estimates] == estimates
