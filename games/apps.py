@@ -7,4 +7,5 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self):
-        from games import kinds, signals  # noqa: F401  (registers the games; connects receivers)
+        # Registers the games; connects the receivers (the review's too).
+        from games import kinds, reviews, signals  # noqa: F401

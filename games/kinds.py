@@ -117,6 +117,16 @@ class Kind:
     # -> list of dicts. None: no log of earlier rounds.
     turn_log: Callable[..., list] | None = None
 
+    # The post-game review (games.reviews) in the game's words. A decision as the review
+    # names it: (a decision dict, as the engine takes it) -> a short translated text
+    # ("44 (3 heads)", "row 2"). None: the decision's fields as they are.
+    describe_decision: Callable[[dict], str] | None = None
+    # An amount of the game's score in words: (a number, one decimal) -> "7.2 heads".
+    describe_amount: Callable[[float], str] = lambda amount: f"{amount:.1f}"
+    # The replay viewer's step that shows each decision of the log: (game) -> one step
+    # (the `step` of replay_context) per decision, in the log's order. None: step 0.
+    replay_steps: Callable | None = None
+
     def __post_init__(self):
         # Filled from the name and the engine when a registration leaves them out.
         if not self.templates:

@@ -356,3 +356,34 @@ class DigestDay(models.Model):
 
     def __str__(self):
         return str(self.day)
+
+
+class Review(models.Model):
+    """The post-game review of one player's seat (games.reviews): each of her decisions
+    with the expert's estimate of every option, the costliest first."""
+
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="reviews", verbose_name=_("game")
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="reviews",
+        verbose_name=_("player"),
+    )
+    # What her choices cost against the expert's, in the game's unit (heads or points).
+    cost = models.FloatField(_("cost"))
+    # Each decision: seq, replay step, round, turn, source, the decision, the options
+    # weighed ({"decision", "estimate"}, the expert's first), `choice`, `cost`, `estimated`.
+    decisions = models.JSONField(_("decisions"), default=list)
+    computed_at = models.DateTimeField(_("computed at"))
+
+    class Meta:
+        verbose_name = _("review")
+        verbose_name_plural = _("reviews")
+        ordering = ["game", "seat"]
+        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="one_review_per_seat")]
+
+    def __str__(self):
+        return f"{self.game_id} seat {self.seat}: {self.cost}"

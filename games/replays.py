@@ -43,3 +43,14 @@ def seat_names(game: Game) -> list:
     """The names the table page shows: display names, and bots' labels in the page's
     language (Seat.name). A record keeps `player_names`, which do not change."""
     return [seat.name for seat in game.table.seats.named()]
+
+
+def decision_steps(moments: list[int], decisions: int) -> list[int]:
+    """The replay step that shows each of the log's `decisions`: the first step showing
+    the game after it, `moments` giving how many decisions each step shows (ascending)."""
+    steps, step = [], 0
+    for count in range(1, decisions + 1):
+        while step < len(moments) - 1 and moments[step] < count:
+            step += 1
+        steps.append(step)
+    return steps

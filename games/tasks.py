@@ -18,3 +18,16 @@ def mail_decision(seat_id: int, since: str) -> int:
 def mail_digests() -> int:
     """The daily digest of the tables waiting for each player who chose it."""
     return turn_mails.send_digests()
+
+
+@task()
+def review_game(game_id: int) -> int:
+    """The post-game review of a finished game (games.reviews): how many seats it reviewed.
+    Run again, it computes the same review and replaces the stored one."""
+    from games import reviews
+    from games.models import Game
+
+    game = Game.objects.select_related("table").filter(pk=game_id).first()
+    if game is None or not reviews.reviewable(game):
+        return 0
+    return len(reviews.review_game(game))

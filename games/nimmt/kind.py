@@ -4,6 +4,7 @@ league scoring, replay and live board, registered by its app (games.nimmt.apps).
 from functools import partial
 
 from django import forms
+from django.utils import formats
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
@@ -15,6 +16,7 @@ from games.nimmt.bots import BOT_CHOICES, BOT_NOTES
 from games.nimmt.bots import BOTS as NIMMT_BOTS
 from games.nimmt.engine.options import DEFAULTS as NIMMT_DEFAULTS
 from games.nimmt.engine.options import MAX_PLAYERS, MIN_PLAYERS
+from games.replays import decision_steps, rebuild
 
 
 class NimmtOptions(OptionsForm):
@@ -261,6 +263,40 @@ def _selected_card(view):
     return view["my_selection"]
 
 
+def heads_amount(amount: float) -> str:
+    """An amount of heads in words, one decimal: the review's unit (6 qui prend ! and 6 qui
+    surprend)."""
+    number = formats.number_format(amount, 1)
+    # Decimals read as plural in English, singular below 2 in French.
+    count = int(amount) if amount == int(amount) else (2 if amount > 1 else 0)
+    return ngettext("%(n)s head", "%(n)s heads", count) % {"n": number}
+
+
+def card_words(game_engine, card: int) -> str:
+    """A numbered card and its heads: "44 (3 heads)"."""
+    heads = game_engine.heads(card)
+    # Translators: a card of 6 qui prend ! and its heads, e.g. "44 (3 heads)".
+    return ngettext("%(card)s (%(n)s head)", "%(card)s (%(n)s heads)", heads) % {
+        "card": card,
+        "n": heads,
+    }
+
+
+def describe_decision(decision: dict) -> str:
+    """A decision as the review names it: the card played, the row taken, the card picked."""
+    if decision["type"] == "row":
+        return gettext("take row %(n)s") % {"n": decision["row"] + 1}
+    if decision["type"] == "pick":
+        return gettext("pick %(card)s") % {"card": card_words(nimmt_engine, decision["card"])}
+    return card_words(nimmt_engine, decision["card"])
+
+
+def replay_steps(game) -> list[int]:
+    """The replay's step of each decision of the log: the turn it played in, or the deal."""
+    moments = [step["at"] for step in replay.nimmt_steps(nimmt_engine, rebuild(game))]
+    return decision_steps(moments, game.decisions.count())
+
+
 NIMMT = Kind(
     name=nimmt_engine.KIND,
     label=_("6 qui prend !"),
@@ -283,4 +319,7 @@ NIMMT = Kind(
     selection=_selected_card,
     turn_log=partial(turn_log, nimmt_engine),
     script="games/nimmt/reveal.js",
+    describe_decision=describe_decision,
+    describe_amount=heads_amount,
+    replay_steps=replay_steps,
 )

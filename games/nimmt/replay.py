@@ -68,8 +68,8 @@ def nimmt_steps(game_engine, rebuilt) -> list[dict]:
     after it already shows the next round. Each step is a dict: `kind` ("deal", "turn",
     "end"), `round`, `turn`, `rows` and `hands` after it, `plays` (the turn's cards, lowest
     first: seat, card, row 0-based, `took` the cards taken or None, `heads` of the take),
-    `heads` taken this round per seat, `totals` (earlier rounds and this one) and
-    `winners` (at the end).
+    `heads` taken this round per seat, `totals` (earlier rounds and this one),
+    `winners` (at the end) and `at`, how many decisions of the log it shows.
     """
     steps = []
     state, _events = next(rebuilt)
@@ -80,6 +80,7 @@ def nimmt_steps(game_engine, rebuilt) -> list[dict]:
     rows = [list(row) for row in state.rows]
     hands = [list(hand) for hand in state.hands]
     plays = []
+    at = 0
 
     def add(kind, **fields):
         steps.append(
@@ -93,6 +94,7 @@ def nimmt_steps(game_engine, rebuilt) -> list[dict]:
                 "heads": list(heads),
                 "totals": [a + b for a, b in zip(before, heads, strict=True)],
                 "winners": [],
+                "at": at,
                 **fields,
             }
         )
@@ -106,7 +108,7 @@ def nimmt_steps(game_engine, rebuilt) -> list[dict]:
 
     if state.phase == "select":  # a random deal; a draft's rows are laid by its last pick
         dealt(state)
-    for state, events in rebuilt:
+    for at, (state, events) in enumerate(rebuilt, start=1):  # noqa: B007 (read by add)
         for event in events:
             kind = event["type"]
             if kind == "revealed":

@@ -2,6 +2,7 @@
 replay and live board, registered by its app (games.six.apps)."""
 
 from django import forms
+from django.utils import formats
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
@@ -161,6 +162,26 @@ def _cards_in_hand(v, position) -> dict:
     return {"pile": {"cards": v["counts"][position], "heads": None}}
 
 
+def points_amount(amount: float) -> str:
+    """An amount of points in words, one decimal: the review's unit."""
+    number = formats.number_format(amount, 1)
+    # Decimals read as plural in English, singular below 2 in French.
+    count = int(amount) if amount == int(amount) else (2 if amount > 1 else 0)
+    return ngettext("%(n)s point", "%(n)s points", count) % {"n": number}
+
+
+def describe_decision(decision: dict) -> str:
+    """The card a decision plays, in words ("7 of copas")."""
+    from games.six.templatetags.spanish import scard_name
+
+    return scard_name(decision["card"])
+
+
+def replay_steps(game) -> list[int]:
+    """The replay's step of each decision: the step after its card (one per card)."""
+    return list(range(1, game.decisions.count() + 1))
+
+
 SIX = Kind(
     name=six_engine.KIND,
     label=_("Six"),
@@ -184,4 +205,7 @@ SIX = Kind(
     board_context=_board,
     player_context=_cards_in_hand,
     script="games/six/reveal.js",
+    describe_decision=describe_decision,
+    describe_amount=points_amount,
+    replay_steps=replay_steps,
 )

@@ -9,7 +9,16 @@ from django.utils.translation import gettext_lazy as _
 
 from games import paper
 from games.kinds import Kind, OptionsForm
-from games.nimmt.kind import column_totals, most_heads, own_hand, rows_board, seat_pile
+from games.nimmt.kind import (
+    card_words,
+    column_totals,
+    heads_amount,
+    most_heads,
+    own_hand,
+    rows_board,
+    seat_pile,
+)
+from games.replays import decision_steps, rebuild
 from games.surprise import bots as surprise_bots
 from games.surprise import engine as surprise_engine
 from games.surprise import replay
@@ -71,6 +80,64 @@ def _selection(view):
     return view["my_selection"]
 
 
+def describe_decision(decision: dict) -> str:
+    """A decision as the review names it: a card (with its special), a row, an answer to
+    a special's question (RULES §2)."""
+    from games.surprise.templatetags.surprise import special_name
+
+    kind = decision["type"]
+    card = decision.get("card")
+    if kind == "select":
+        words = card_words(surprise_engine, card)
+        if decision.get("special"):
+            # Translators: a card played with a special card, e.g. "44 (3 heads) + Stop".
+            words = gettext("%(card)s + %(special)s") % {
+                "card": words,
+                "special": special_name(decision["special"]),
+            }
+        return words
+    if kind in ("row", "stop"):
+        text = gettext("take row %(n)s") if kind == "row" else gettext("Stop on row %(n)s")
+        return text % {"n": decision["row"] + 1}
+    if kind == "remplacer":
+        if card is None:
+            return gettext("keep the card")
+        return gettext("replace it with %(card)s") % {"card": card_words(surprise_engine, card)}
+    if kind == "inserer":
+        return gettext("insert in row %(n)s, place %(p)s") % {
+            "n": decision["row"] + 1,
+            "p": decision["position"] + 1,
+        }
+    if kind == "glisser":
+        return gettext("slide from row %(a)s to row %(b)s") % {
+            "a": decision["from"][0] + 1,
+            "b": decision["to"][0] + 1,
+        }
+    if kind == "negatif_positif":
+        if card is None:
+            return gettext("not now")
+        extras = len(decision.get("extras") or ())
+        return ngettext(
+            "give back %(card)s and %(n)s more card",
+            "give back %(card)s and %(n)s more cards",
+            extras,
+        ) % {"card": card_words(surprise_engine, card), "n": extras}
+    if decision.get("special"):
+        return gettext("exchange %(special)s") % {"special": special_name(decision["special"])}
+    return gettext("no exchange")
+
+
+def replay_steps(game) -> list[int]:
+    """The replay's step of each decision: the reveal or the answer that shows it (a
+    selection not yet revealed is shown by its turn's reveal)."""
+    moments = [
+        at
+        for at, (_state, events) in enumerate(rebuild(game))
+        if at == 0 or not all(event["type"] == "selected" for event in events)
+    ]
+    return decision_steps(moments, game.decisions.count())
+
+
 SURPRISE = Kind(
     name=surprise_engine.KIND,
     label=_("6 qui surprend"),
@@ -95,4 +162,7 @@ SURPRISE = Kind(
     stylesheet="games/surprise/table.css",
     script="games/surprise/reveal.js",
     simulation_watch=SpecialUsage,
+    describe_decision=describe_decision,
+    describe_amount=heads_amount,
+    replay_steps=replay_steps,
 )

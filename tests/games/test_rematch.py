@@ -197,8 +197,11 @@ def test_the_end_actions_offer_a_rematch_then_to_join_it(finished, alice, bob, c
     assert f'action="/tables/{finished.pk}/rematch/"' in html
     assert 'href="/tables/"' in html  # back to the lobby
     assert "rematch/accept" not in html
+    # A player's way to her review (games.reviews), which the table's page shows.
+    assert f'href="/tables/{finished.pk}/?review#review"' in html
     # A spectator: only the way back to the lobby.
     assert "<form" not in end_actions(finished, carol)
+    assert "review" not in end_actions(finished, carol)
     new = services.table_rematch(table_id=finished.pk, user=alice)
     assert f'href="/tables/{new.pk}/"' in end_actions(finished, alice)
     html = end_actions(finished, bob)
