@@ -349,6 +349,9 @@ SIXCLUB_RECOMPUTE_IN_REQUEST = env_int("RECOMPUTE_IN_REQUEST", 2000)
 # A site rating shows as "new" until its player has played this many rated games of its
 # game (leagues.ratings); the leaderboards list players from this many on.
 SIXCLUB_RATING_NEW_GAMES = env_int("RATING_NEW_GAMES", 5)
+# A finished game is reviewed for each player by the task worker (games.reviews): about a
+# second of CPU per game of 6 qui prend !, more for 6 qui surprend.
+SIXCLUB_REVIEWS = env_bool("REVIEWS", True)
 
 # Mail (password resets, league notifications): SMTP when EMAIL_HOST is set, else printed
 # on the console; EMAIL_BACKEND names any other Django mail backend.

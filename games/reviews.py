@@ -16,6 +16,7 @@ same review.
 import hashlib
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db import transaction
 from django.dispatch import receiver
 from django.utils import timezone
@@ -138,7 +139,10 @@ def reviewable(game: Game) -> bool:
 
 @receiver(signals.game_finished, dispatch_uid="games.reviews")
 def queue_review(sender, game, **kwargs):
-    """Queue the game's review once its end is committed (the task reads the whole log)."""
+    """Queue the game's review once its end is committed (the task reads the whole log),
+    unless SIXCLUB_REVIEWS is off."""
+    if not settings.SIXCLUB_REVIEWS:
+        return
     if game.table.paper or not Decision.objects.filter(game=game).exists():
         return
     from games import tasks

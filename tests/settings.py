@@ -16,3 +16,6 @@ INSTALLED_APPS = [*INSTALLED_APPS, "tests.games.highcard"]
 
 # Tasks run at once in the test's process (the real worker has tests/live/test_worker.py).
 TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+# Run at once, a review would cost every test that finishes a game seconds of CPU: only the
+# tests of reviews turn them on (tests/games/test_reviews.py).
+SIXCLUB_REVIEWS = False

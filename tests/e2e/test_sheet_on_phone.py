@@ -163,6 +163,9 @@ async def test_every_column_of_a_sheet_fits_a_phone(league, chromium, locale):
             await page.fill(f"#id_line_{line}_{seat}", str(value))
     await page.click("form.sheet-form button[type=submit]")
     await page.wait_for_selector(".sheet-status")
+    # The grid is laid out by sheet.js once the page and its fonts have loaded.
+    await page.wait_for_load_state("load")
+    await page.evaluate("() => document.fonts.ready.then(() => true)")
     assert "/sheets/" in page.url and "/new/" not in page.url
     assert_every_column_shows(await page.evaluate(MEASURE), five["names"])
     await context.close()
