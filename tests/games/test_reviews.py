@@ -191,9 +191,7 @@ def test_a_review_waits_to_be_computed(alice, bob):
     assert "Your review is being prepared." in page
 
 
-def test_the_game_end_queues_the_review(
-    alice, bob, django_capture_on_commit_callbacks, settings
-):
+def test_the_game_end_queues_the_review(alice, bob, django_capture_on_commit_callbacks, settings):
     settings.SIXCLUB_REVIEWS = True
     table = start("nimmt", [alice, bob])
     play(table, decisions=19)
