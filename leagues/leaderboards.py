@@ -10,7 +10,7 @@ from django.shortcuts import render
 
 from games import kinds
 from leagues import ratings
-from leagues.models import RatedGame, SiteRating
+from leagues.models import RatedGame, SiteRating, conservative
 
 # Rows a leaderboard lists; a viewer further down is told where she stands.
 TOP = 100
@@ -32,7 +32,7 @@ def ranked(kind: str) -> list[Row]:
         kind=kind, games__gte=ratings.new_until(), user__is_active=True
     ).values_list("user_id", "mu", "sigma", "games")
     rows = sorted(
-        ((mu - 3 * sigma, user, games) for user, mu, sigma, games in listed),
+        ((conservative(mu, sigma), user, games) for user, mu, sigma, games in listed),
         key=lambda row: (-row[0], -row[2], row[1]),
     )
     out = []

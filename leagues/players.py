@@ -23,7 +23,7 @@ from games import kinds
 from games.models import Seat, Table, TakenCard
 from games.selectors import listed_to, shown_to
 from leagues import scoring
-from leagues.models import Membership, RatedGame, ScoreSheet, SiteRating
+from leagues.models import Membership, RatedGame, ScoreSheet, SiteRating, conservative
 from leagues.ratings import new_until
 from leagues.selectors import current_season, league_visible, season_standings
 
@@ -162,7 +162,7 @@ def rating_history(player, kind: str, viewer) -> list[tuple[datetime, float]]:
         .order_by("-finished_at", "-pk")
         .values_list("finished_at", "mu", "sigma")[:HISTORY]
     )
-    return [(at, mu - 3 * sigma) for at, mu, sigma in reversed(rows)]
+    return [(at, conservative(mu, sigma)) for at, mu, sigma in reversed(rows)]
 
 
 def game_figures(*, kind, lines: list[GameLine], rating, history) -> dict:

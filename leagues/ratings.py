@@ -138,7 +138,7 @@ def _rate(game: Game) -> None:
     if len(users) < 2 or RatedGame.objects.filter(game=game).exists():
         return
     outcome = outcome_of(game, users)
-    ratings = _locked(sorted(users.values()), game.table.kind)
+    ratings = locked_ratings(SiteRating, list(users.values()), game.table.kind)
     lines = rate_outcome(outcome, {u: (r.mu, r.sigma) for u, r in ratings.items()})
     for line in lines:
         rating = ratings[line.user]
@@ -149,13 +149,15 @@ def _rate(game: Game) -> None:
     SiteRating.objects.bulk_update(ratings.values(), ["mu", "sigma", "games", "updated_at"])
 
 
-def _locked(users: list[int], kind: str) -> dict[int, SiteRating]:
-    """The players' ratings in `kind`, created if missing, locked in user id order (the
-    same order everywhere: two games finishing at once cannot deadlock)."""
-    SiteRating.objects.bulk_create(
-        [SiteRating(user_id=user, kind=kind) for user in users], ignore_conflicts=True
+def locked_ratings(model, users: list[int], kind: str) -> dict:
+    """The players' rating rows (`model`: SiteRating, PlayerRating) in `kind`, created if
+    missing, locked in user id order. Inserted in that order too: an insert waits on
+    another transaction's uncommitted row for the same user, and waiting in one order
+    everywhere cannot deadlock."""
+    model.objects.bulk_create(
+        [model(user_id=user, kind=kind) for user in sorted(users)], ignore_conflicts=True
     )
-    rows = SiteRating.objects.select_for_update().filter(user_id__in=users, kind=kind)
+    rows = model.objects.select_for_update().filter(user_id__in=users, kind=kind)
     return {rating.user_id: rating for rating in rows.order_by("user_id")}
 
 

@@ -24,6 +24,7 @@ from leagues.models import (
     month_of,
     season_id_of,
 )
+from leagues.ratings import locked_ratings
 
 BATCH = 2000
 # How often a recompute reports how far it has got, in games of the season.
@@ -202,7 +203,7 @@ def _enter(season, game) -> None:
         s.user_id: s
         for s in Standing.objects.select_for_update().filter(season=season, user_id__in=users)
     }
-    ratings = _locked_ratings(users, season.kind)
+    ratings = locked_ratings(PlayerRating, users, season.kind)
     entry = LeagueGame.objects.create(season=season, game=game, finished_at=game.finished_at)
 
     tallies = {user: _tally(standing) for user, standing in standings.items()}
@@ -232,20 +233,6 @@ def _enter(season, game) -> None:
         rating.mu, rating.sigma = overall[user]
         rating.games += 1
     PlayerRating.objects.bulk_update(ratings.values(), ["mu", "sigma", "games"])
-
-
-def _locked_ratings(users: list[int], kind: str) -> dict[int, PlayerRating]:
-    # Inserted in user id order too: an insert waits on another transaction's uncommitted
-    # row for the same user, and waiting in one order everywhere cannot deadlock.
-    PlayerRating.objects.bulk_create(
-        [PlayerRating(user_id=user, kind=kind) for user in sorted(users)], ignore_conflicts=True
-    )
-    rows = (
-        PlayerRating.objects.select_for_update()
-        .filter(user_id__in=users, kind=kind)
-        .order_by("user_id")
-    )
-    return {rating.user_id: rating for rating in rows}
 
 
 def season_games(*, season) -> int:

@@ -1,7 +1,7 @@
 """Rebuild the site ratings from every finished game, at once (leagues.ratings.recompute):
 
     .venv/bin/python manage.py site_ratings            # every game
-    .venv/bin/python manage.py site_ratings --kind six
+    .venv/bin/python manage.py site_ratings --kind KIND   # one game (games.kinds)
 
 A league admin's correction or void queues the same work for the worker
 (leagues.tasks.recompute_site_ratings); this command runs it in the shell.
@@ -17,7 +17,7 @@ class Command(BaseCommand):
     help = "Rebuild the site ratings of a game (or of every game) from its finished games."
 
     def add_arguments(self, parser):
-        parser.add_argument("--kind", help="the game's name (nimmt, surprise, six…); else all")
+        parser.add_argument("--kind", help="a game (games.kinds); else every game")
 
     def handle(self, *args, kind=None, **options):
         names = [game.name for game in kinds.registered()]
