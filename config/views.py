@@ -1,15 +1,20 @@
 import asyncio
 import secrets
 import weakref
+from dataclasses import dataclass
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import connection
 from django.http import HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
 from django.templatetags.static import static
 from django.utils.translation import get_language
 from django.views.decorators.cache import never_cache
+
+from games import kinds
 
 
 def home(request):
@@ -17,12 +22,36 @@ def home(request):
 
 
 # The rules page of each language: a full text written for it, not a translated template.
+# Each game's section is its own text too: `rules_<language>.html` among its templates.
 RULES_TEMPLATES = {"fr": "help/rules_fr.html", "en": "help/rules_en.html"}
+
+
+@dataclass(frozen=True)
+class GameRules:
+    name: str
+    label: str
+    rules: str
+
+
+def _games_rules(language: str) -> list[GameRules]:
+    """The games whose app writes its rules in `language`, in the lobby's order."""
+    games = []
+    for kind in kinds.registered():
+        template = kind.template(f"rules_{language}.html")
+        try:
+            get_template(template)
+        except TemplateDoesNotExist:
+            continue
+        games.append(GameRules(kind.name, str(kind.label), template))
+    return games
 
 
 def rules(request):
     language = (get_language() or "fr").split("-")[0]
-    return render(request, RULES_TEMPLATES.get(language, RULES_TEMPLATES["fr"]))
+    if language not in RULES_TEMPLATES:
+        language = "fr"
+    context = {"games": _games_rules(language)}
+    return render(request, RULES_TEMPLATES[language], context)
 
 
 def favicon(request):

@@ -81,8 +81,8 @@ def default_kind() -> str:
 
 class Season(models.Model):
     class Ranking(models.TextChoices):
-        # Heads for 6 qui prend ! and 6 qui surprend, points for Six (per hand, highest
-        # first): the game's own score.
+        # The game's own score: heads per round, or points per hand for a game where the
+        # highest total wins (Kind.higher_wins).
         MEAN_HEADS = "mean_heads", _("Mean score per round")
         TOTAL_HEADS = "total_heads", _("Total score")
         PLACEMENT = "placement", _("Placement points")
@@ -329,7 +329,7 @@ class Placing(models.Model):
     )
     finished_at = models.DateTimeField(_("finished at"))
     seat = models.PositiveSmallIntegerField(_("seat"))
-    # The game's score: heads, or points for a game whose points can be negative (Six).
+    # The game's score: heads, or points for a game whose points can be negative.
     heads = models.IntegerField(_("score"))
     rounds = models.PositiveSmallIntegerField(_("rounds"))
     # 1 is first; equal totals share the place (RULES §1.6), bots included.

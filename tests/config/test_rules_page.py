@@ -31,12 +31,15 @@ ANCHORS = (
     "league",
     "bots",
     "time-limit",
+    "nimmt",
+    "nimmt-options",
+    "nimmt-time",
     "surprise",
     "six",
 )
 HEADINGS = {
-    "fr": ("Règles du 6 qui prend !", "Où va une carte", "Une carte trop petite", "Le décompte"),
-    "en": ("Rules of 6 qui prend !", "Where a card goes", "A card lower than every row", "Scoring"),
+    "fr": ("Règles", "Où va une carte", "Une carte trop petite", "Le décompte"),
+    "en": ("Rules", "Where a card goes", "A card lower than every row", "Scoring"),
 }
 
 
@@ -105,4 +108,20 @@ def test_the_lobby_form_and_the_table_link_to_the_rules(alice_client, alice):
     lobby = alice_client.get("/tables/").content.decode()
     assert 'href="/rules/#options"' in lobby
     table = services.table_create(user=alice, seats_count=2, options={})
-    assert 'href="/rules/"' in alice_client.get(table.get_absolute_url()).content.decode()
+    page = alice_client.get(table.get_absolute_url()).content.decode()
+    assert f'href="/rules/#{table.kind}"' in page  # its game's section
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_each_game_writes_its_own_section_and_a_game_without_one_is_left_out(client, language):
+    from games import kinds
+
+    page = _rules_page(client, language)
+
+    sections = re.findall(r'<section id="([^"]+)"', page)
+    written = [kind.name for kind in kinds.registered() if kind.name != "highcard"]
+    assert sections == written  # the lobby's order
+    assert "highcard" in [kind.name for kind in kinds.registered()]  # the test game: no rules
+    for kind in kinds.registered():
+        if kind.name in sections:
+            assert f'<a href="#{kind.name}">' in page

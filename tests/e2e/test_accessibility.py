@@ -5,7 +5,7 @@ is laid into each page by Playwright from node_modules: it is never served to pl
 Each page is checked with axe's default rules, at a phone's size in French and a desktop's
 in English, and must have no violation of impact "serious" or "critical": the lobby, a
 table of each game in play at the viewer's decision (with bots), the replay of a finished
-game, a player's profile and a league's page.
+game, a player's profile, a league's page and the rules (every game's section).
 """
 
 import json
@@ -129,7 +129,7 @@ async def test_a_table_in_play_at_a_decision_has_no_serious_violation(
 
 
 @pytest.mark.parametrize(("locale", "size"), SIZES)
-@pytest.mark.parametrize("page_name", ["lobby", "replay", "profile", "league"])
+@pytest.mark.parametrize("page_name", ["lobby", "replay", "profile", "league", "rules"])
 async def test_the_sites_pages_have_no_serious_violation(
     daphne_server, chromium, site, page_name, locale, size
 ):
@@ -138,5 +138,6 @@ async def test_the_sites_pages_have_no_serious_violation(
         "replay": f"/tables/{site['finished']}/replay/",
         "profile": "/players/ana/",
         "league": "/leagues/club/",
+        "rules": "/rules/",
     }[page_name]
     await check(chromium, daphne_server, locale, size, path)

@@ -109,7 +109,7 @@ def _rounds(skills: list[float], rng: random.Random) -> list[list[int]]:
 
 def _games(season: Season, users: list[User], count: int, rng: random.Random) -> int:
     skills = {user.pk: rng.gauss(0, 1) for user in users}
-    nimmt = kinds.get(kinds.default()).engine
+    rules = kinds.get(kinds.default()).engine
     start = timezone.now() - datetime.timedelta(days=364)
     step = datetime.timedelta(days=363) / max(count, 1)
     plans = []
@@ -123,11 +123,11 @@ def _games(season: Season, users: list[User], count: int, rng: random.Random) ->
     tables = Table.objects.bulk_create(
         [
             Table(
-                kind=nimmt.KIND,
+                kind=rules.KIND,
                 name=f"Demo game {number + 1}",
                 created_by=players[0],
                 seats_count=len(players),
-                options=nimmt.normalize_options({"end": "threshold"}, len(players)),
+                options=rules.normalize_options({"end": "threshold"}, len(players)),
                 status=Table.Status.FINISHED,
             )
             for number, (players, _rounds_, _when) in enumerate(plans)
@@ -160,7 +160,7 @@ def _games(season: Season, users: list[User], count: int, rng: random.Random) ->
             Game(
                 table=table,
                 seed=number + 1,
-                state=_final_state(nimmt, table.options, number + 1, rounds, totals),
+                state=_final_state(rules, table.options, number + 1, rounds, totals),
                 started_at=finished_at,
                 finished_at=finished_at,
                 result=result,
@@ -180,11 +180,11 @@ def _games(season: Season, users: list[User], count: int, rng: random.Random) ->
     return len(game_rows)
 
 
-def _final_state(nimmt, options: dict, seed: int, rounds, totals) -> dict:
+def _final_state(rules, options: dict, seed: int, rounds, totals) -> dict:
     """An engine snapshot of a game over with this score sheet, so the table page of a
     demo game shows its final scores. Its rounds were never played card by card, so the
     snapshot holds no history (the game record is empty)."""
-    state = nimmt.new_game(players=len(totals), options=options, seed=seed)
+    state = rules.new_game(players=len(totals), options=options, seed=seed)
     empty = ((),) * len(totals)
     state.phase = "over"
     state.round = len(rounds)
@@ -194,4 +194,4 @@ def _final_state(nimmt, options: dict, seed: int, rounds, totals) -> dict:
     state.round_scores = tuple(tuple(scores) for scores in rounds)
     state.totals = tuple(totals)
     state.start_hands = empty
-    return nimmt.dump(state)
+    return rules.dump(state)
