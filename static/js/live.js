@@ -52,12 +52,7 @@
         htmx.trigger(button, "confirm");
       } else {
         disarm();
-        button.classList.add("armed");
-        var confirm = document.getElementById("confirm-card");
-        if (confirm) {
-          confirm.textContent = confirm.dataset.label.replace("%(card)s", button.dataset.card);
-          confirm.disabled = false; // drawn disabled: nothing to play until a card is tapped
-        }
+        arm(button);
       }
       return;
     }
@@ -75,7 +70,37 @@
     }
   });
 
+  // The card tapped once, kept across frames: a frame that redraws the hand (another
+  // player away, a seat changed) keeps it armed while it can still be played.
+  var armedCard = null;
+
+  function arm(button) {
+    armedCard = button.dataset.card;
+    button.classList.add("armed");
+    var confirm = document.getElementById("confirm-card");
+    if (confirm) {
+      confirm.textContent = confirm.dataset.label.replace("%(card)s", button.dataset.card);
+      confirm.disabled = false; // drawn disabled: nothing to play until a card is tapped
+    }
+  }
+
+  function rearm() {
+    if (armedCard === null) {
+      return;
+    }
+    var button = Array.prototype.filter.call(
+      document.querySelectorAll("#hand.awaited button.cardbtn"),
+      function (b) { return b.dataset.card === armedCard && !b.disabled; }
+    )[0];
+    if (!button) {
+      armedCard = null;
+    } else if (!button.classList.contains("armed")) {
+      arm(button);
+    }
+  }
+
   function disarm() {
+    armedCard = null;
     document.querySelectorAll("#hand button.cardbtn.armed").forEach(function (b) {
       b.classList.remove("armed");
     });
@@ -865,6 +890,7 @@
 
   function afterFrame(event) {
     spendAll();
+    rearm();
     if (!event || event.type === "htmx:wsAfterMessage") {
       showReveal(!!event); // at page load: no animation, the table as it stands
     }

@@ -25,7 +25,14 @@ import pytest
 
 from bench import _http
 from tests.live.test_restart_under_load import CHECK, Player
-from tests.servers import ROOT, _free_port, _is_postgres, _postgres_admin, _with_database
+from tests.servers import (
+    ROOT,
+    _free_port,
+    _is_postgres,
+    _migrated_template,
+    _postgres_admin,
+    _with_database,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -153,16 +160,10 @@ def deployment(tmp_path_factory):
     )
     listen = _free_port()
     env["SIXCLUB_LISTEN"] = f"127.0.0.1:{listen}"
-    _postgres_admin(base_url, f'CREATE DATABASE "{database}"')
+    template = _migrated_template(base_url)
+    _postgres_admin(base_url, f'CREATE DATABASE "{database}" TEMPLATE "{template}"')
     server = Deployment(env, folder, ports, listen)
     try:
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-            cwd=ROOT,
-            env=env,
-            check=True,
-            timeout=300,
-        )
         server.start()
         yield server
     finally:
