@@ -210,11 +210,38 @@ def glisser_moves(table: Table):
                         yield source, index, target, position
 
 
+# Glisser's choice for recent (table, card) pairs: a rollout meets the same table again
+# and again (every candidate of a decision, before its own card lands), and the search
+# over moves is the dearest step of a turn. A pure function of its key, so caching it
+# changes no decision.
+GLISSER_CACHE: dict = {}
+GLISSER_CACHE_SIZE = 20_000
+
+
 def glisser_choice(table: Table, card: int):
     """Glisser: the move after which the card costs least (its take included); among
-    those, the first. None when no move exists."""
+    those, the first found (`search_glisser`). None when no move exists."""
+    key = (card, tuple(map(tuple, table.rows)), tuple(table.stops), tuple(table.caps))
+    move = GLISSER_CACHE.get(key, False)
+    if move is False:
+        if len(GLISSER_CACHE) >= GLISSER_CACHE_SIZE:
+            GLISSER_CACHE.clear()
+        move = GLISSER_CACHE[key] = search_glisser(table, card)
+    return move
+
+
+def search_glisser(table: Table, card: int):
+    rows = table.rows
+    target = table.target(card)
+
+    def unlikely(move) -> bool:
+        # Tried first, as they most often cost nothing: emptying a row (a too-low card
+        # then starts it) and moving away the last card of the card's row.
+        source, index = move[:2]
+        return not (len(rows[source]) == 1 or (source == target and index == len(rows[source]) - 1))
+
     best, best_cost = None, None
-    for move in glisser_moves(table):
+    for move in sorted(glisser_moves(table), key=unlikely):
         trial = table.copy()
         cost, done = trial.slide(move, card)
         if not done:
