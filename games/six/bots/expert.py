@@ -3,11 +3,16 @@
 For each decision with more than one playable card:
 1. deal the cards the seat has not seen (neither in its hand nor on the table) to the
    other seats, as many as each holds (the view shows the counts), never giving a seat a
-   card its passes this hand prove it does not hold ("worlds");
+   card its passes this hand prove it does not hold ("worlds"); once the opponents have
+   played this hand, POOL times as many worlds are dealt and drawn from by how likely
+   each makes their plays had they played as six_heuristic (they are often heuristics,
+   and a heuristic's card says much about the hand it came from);
 2. in each world, play each candidate card and then the rest of the hand, every seat
    playing as six_heuristic would (`heuristic_bit`, on bit masks);
 3. play the candidate with the best mean points for this hand (RULES 3.3: +5 and the
-   others' cards for the winner, minus the cards left otherwise).
+   others' cards for the winner, minus the cards left otherwise), where a hand that ends
+   the game counts as the most the hand could give when the seat wins the game and the
+   least when another does (`hand_value`): what matters then is the game, not the cards.
 Every candidate is tried in the same worlds, so their comparison is not blurred by the
 luck of the deal.
 
@@ -25,16 +30,31 @@ from games.bots.base import Bot, decision_seed
 from games.six.engine.cards import SUITS
 from games.six.engine.rules import WINNER_BONUS
 
-from .cards import SIX_INDEX, open_cards, passes_exclude, ranks, table_of, unseen
+from .cards import (
+    SIX_INDEX,
+    first_of_game,
+    open_cards,
+    passes_exclude,
+    ranks,
+    table_of,
+    unseen,
+)
 from .random_bot import legal_decisions
 
-TURNS_BUDGET = 10_000  # simulated turns per decision: p95 under 50 ms of CPU
+# Simulated turns per decision (the pool of worlds weighed comes on top): p95 under 50 ms
+# of CPU.
+TURNS_BUDGET = 7_000
 MIN_WORLDS = 8
 MAX_WORLDS = 400
 DEAL_ATTEMPTS = 20
 # The play-out policy: with probability GREEDY a seat plays six_heuristic's card (ties:
 # the lowest bit), otherwise a random playable card.
 GREEDY = 1.0
+# The opponents are taken to play as six_heuristic: worlds are dealt POOL times over,
+# weighted by how likely their plays this hand were in each, and `worlds` of them drawn
+# by weight. A play the heuristic would not have made keeps NOT_HEURISTIC of the weight.
+POOL = 4
+NOT_HEURISTIC = 0.05
 
 
 class Deck:
@@ -101,25 +121,23 @@ def deal_world(rng, cards, room, excluded):
     """Deal `cards` (bit positions) to the seats of `room` (seat -> how many it holds),
     never a card to a seat whose `excluded` mask holds it. Returns seat -> hand mask.
 
-    Most constrained cards first, each to a seat drawn in proportion to the room it has
-    left; a dead end starts again, and after DEAL_ATTEMPTS the passes are ignored.
+    The cards some seat may not hold go first, most constrained first, each to a seat
+    drawn in proportion to the room it has left; the others then fill the room left at
+    random. A dead end starts again, and after DEAL_ATTEMPTS the passes are ignored.
     """
     seats = list(room)
-    if not any(excluded.values()):
-        shuffled = cards[:]
-        rng.shuffle(shuffled)
-        hands, start = {}, 0
-        for seat in seats:
-            hands[seat] = sum(1 << bit for bit in shuffled[start : start + room[seat]])
-            start += room[seat]
-        return hands
+    ruled_out = 0
+    for seat in seats:
+        ruled_out |= excluded[seat]
+    free = [bit for bit in cards if not ruled_out >> bit & 1]
+    bound = [bit for bit in cards if ruled_out >> bit & 1]
     for _ in range(DEAL_ATTEMPTS):
-        order = cards[:]
-        rng.shuffle(order)
-        order.sort(key=lambda bit: sum(not excluded[seat] >> bit & 1 for seat in seats))
         left = dict(room)
         hands = dict.fromkeys(seats, 0)
-        for bit in order:
+        if bound:
+            rng.shuffle(bound)
+            bound.sort(key=lambda bit: sum(not excluded[seat] >> bit & 1 for seat in seats))
+        for bit in bound:
             allowed = [seat for seat in seats if left[seat] and not excluded[seat] >> bit & 1]
             if not allowed:
                 break
@@ -127,6 +145,12 @@ def deal_world(rng, cards, room, excluded):
             hands[seat] |= 1 << bit
             left[seat] -= 1
         else:
+            shuffled = free[:]
+            rng.shuffle(shuffled)
+            start = 0
+            for seat in seats:
+                hands[seat] |= sum(1 << bit for bit in shuffled[start : start + left[seat]])
+                start += left[seat]
             return hands
     return deal_world(rng, cards, room, dict.fromkeys(seats, 0))
 
@@ -153,8 +177,70 @@ def heuristic_bit(choices, hand, deck) -> int:
     return best
 
 
-def play_out(hands, playable, seat, me, deck, rng):
-    """Play the hand to its end from `seat`'s turn; `me`'s points (RULES 3.3).
+def heuristic_chance(played, choices, hand, deck) -> float:
+    """How likely six_heuristic is to play the bit `played` among `choices` (a mask) from
+    `hand` (a mask): 1 / the ties when it scores best, else 0 (`heuristic_bit`'s score)."""
+    below, above, behind, waiting = deck.below, deck.above, deck.behind, deck.waiting
+    best, ties, mine = None, 0, None
+    while choices:
+        low = choices & -choices
+        choices ^= low
+        bit = low.bit_length() - 1
+        run = 0
+        low_mask = below[bit]
+        if low_mask:
+            gaps = low_mask & ~hand
+            run = bit - gaps.bit_length() if gaps else low_mask.bit_count()
+        high = above[bit]
+        if high:
+            held = (hand & high) >> (bit + 1)
+            run += (~held & (held + 1)).bit_length() - 1
+        score = 2 * (run + (behind[bit] & hand).bit_count()) - waiting[bit]
+        if bit == played:
+            mine = score
+        if best is None or score > best:
+            best, ties = score, 1
+        elif score == best:
+            ties += 1
+    return 1 / ties if mine == best else 0.0
+
+
+def plays_this_hand(view, deck, me) -> dict[int, list[tuple[int, int]]]:
+    """Per opponent, its cards played this hand, latest first, each with the mask of the
+    cards that were playable then (a pass changes nothing)."""
+    playable = deck.mask(open_cards([None] * len(SUITS), deck.ranks, first_of_game(view)))
+    plays = {}
+    for seat, card in view["turns"]:
+        if card is None:
+            continue
+        bit = deck.bit[card]
+        if seat != me:
+            plays.setdefault(seat, []).append((bit, playable))
+        playable = (playable ^ (1 << bit)) | deck.opens[bit]
+    for seat_plays in plays.values():
+        seat_plays.reverse()
+    return plays
+
+
+def likelihood(dealt, plays, deck) -> float:
+    """How likely the opponents, playing as six_heuristic, were to play what they played
+    this hand had they been dealt `dealt` (seat -> hand mask now); each play that the
+    heuristic would not have made counts NOT_HEURISTIC, not 0, for opponents who are not
+    six_heuristic."""
+    weight = 1.0
+    for seat, seat_plays in plays.items():
+        hand = dealt[seat]
+        for bit, playable in seat_plays:
+            hand |= 1 << bit  # the hand as it was then
+            choices = hand & playable
+            if choices & (choices - 1):
+                chance = heuristic_chance(bit, choices, hand, deck)
+                weight *= NOT_HEURISTIC + (1 - NOT_HEURISTIC) * chance
+    return weight
+
+
+def play_out(hands, playable, seat, deck, rng):
+    """Play the hand to its end from `seat`'s turn; the seat that wins it.
 
     `hands` (a list of masks, changed in place) and `playable` (a mask) as they stand.
     Each seat plays as six_heuristic would, or at random with probability 1 - GREEDY.
@@ -174,7 +260,7 @@ def play_out(hands, playable, seat, me, deck, rng):
                 bit = can.bit_length() - 1
             hands[seat] ^= 1 << bit
             if not hands[seat]:
-                return points(hands, seat, me)
+                return seat
             playable = (playable ^ (1 << bit)) | opens[bit]
         seat = (seat + 1) % players
 
@@ -183,6 +269,37 @@ def points(hands, winner, me):
     if winner == me:
         return WINNER_BONUS + sum(hand.bit_count() for hand in hands)
     return -hands[me].bit_count()
+
+
+def hand_value(view):
+    """`value(hands, winner)`: what the end of this hand is worth to the seat, in points.
+
+    Its points (RULES 3.3), except when the hand ends the game: then winning the game is
+    worth the most the hand could give, and losing it the least, whatever the cards left
+    (RULES 3.5: the game ends after the hand whose winner reaches the target; a game of a
+    fixed number of hands after its last, the highest total winning).
+    """
+    me, totals, options = view["seat"], view["totals"], view["options"]
+    best, worst = WINNER_BONUS + sum(view["counts"]), -len(view["hand"])
+    if options.get("end") == "hands":
+        if view["round"] < options["hands"]:
+            return lambda hands, winner: points(hands, winner, me)
+
+        def last_hand(hands, winner):
+            final = [total - hand.bit_count() for total, hand in zip(totals, hands, strict=True)]
+            final[winner] = totals[winner] + points(hands, winner, winner)
+            return best if final[me] == max(final) else worst
+
+        return last_hand
+    target = options["target"]
+
+    def value(hands, winner):
+        gained = points(hands, winner, winner)
+        if totals[winner] + gained >= target:
+            return best if winner == me else worst
+        return gained if winner == me else -hands[me].bit_count()
+
+    return value
 
 
 class SixExpertBot(Bot):
@@ -235,18 +352,46 @@ class SixExpertBot(Bot):
         work = len(candidates) * max(1, sum(counts))
         worlds = max(self.min_worlds, min(self.max_worlds, self.turns_budget // work))
         self.last_worlds = worlds
+        value = hand_value(view)
+        plays = plays_this_hand(view, deck, me)
+        dealt_worlds = self.draw_worlds(rng, worlds, cards, room, excluded, plays, deck)
         totals = [0] * len(candidates)
         following = (me + 1) % players
-        for _ in range(worlds):
-            dealt = deal_world(rng, cards, room, excluded)
+        for dealt, copies in dealt_worlds:
             hands = [mine if seat == me else dealt[seat] for seat in range(players)]
             for index, card in enumerate(candidates):
                 bit = deck.bit[card]
                 world = hands[:]
                 world[me] ^= 1 << bit
                 if not world[me]:
-                    totals[index] += points(world, me, me)
+                    totals[index] += copies * value(world, me)
                     continue
                 after = (playable ^ (1 << bit)) | deck.opens[bit]
-                totals[index] += play_out(world, after, following, me, deck, rng)
+                winner = play_out(world, after, following, deck, rng)
+                totals[index] += copies * value(world, winner)
         return [total / worlds for total in totals]
+
+    def draw_worlds(self, rng, worlds, cards, room, excluded, plays, deck):
+        """`worlds` deals of the unseen cards as (deal, copies): drawn by their likelihood
+        among POOL times as many when the opponents have played this hand."""
+        if not any(len(seat_plays) for seat_plays in plays.values()) or POOL <= 1:
+            return [(deal_world(rng, cards, room, excluded), 1) for _ in range(worlds)]
+        pool = [deal_world(rng, cards, room, excluded) for _ in range(POOL * worlds)]
+        weights = [likelihood(dealt, plays, deck) for dealt in pool]
+        total = sum(weights)
+        # Systematic resampling: one random offset, `worlds` evenly spaced pointers.
+        step = total / worlds
+        pointer = rng.random() * step
+        drawn, reached, taken = [], 0.0, 0
+        for dealt, weight in zip(pool, weights, strict=True):
+            reached += weight
+            copies = 0
+            while pointer < reached and taken + copies < worlds:
+                copies += 1
+                pointer += step
+            if copies:
+                drawn.append((dealt, copies))
+                taken += copies
+        if taken < worlds:  # rounding at the very end
+            drawn[-1] = (drawn[-1][0], drawn[-1][1] + worlds - taken)
+        return drawn
