@@ -63,7 +63,7 @@ from .table import ROW_LIMIT, Table
 
 # Card placements per decision (candidates × worlds × turns played × players), before the
 # race drops candidates: p95 under 50 ms of CPU (docs/benchmarks.md).
-PLACEMENTS = 9_000
+PLACEMENTS = 8_000
 MIN_WORLDS = 8
 MAX_WORLDS = 300
 MAX_PLAIN = 8  # the cards the heuristic finds safest, played without a special
