@@ -1,7 +1,7 @@
 """A whole game of 6 qui prend ! in real browsers, at a phone's size and a desktop's (issue 21).
 
 Three people sign up through the UI, the creator opens a 4-player table (2 rounds, the
-smallest time limit the lobby offers) and adds the expert bot with the seats' bot
+second smallest time limit the lobby offers) and adds the expert bot with the seats' bot
 picker; they chat (one mutes another) and play to the end, Carol staying idle for a
 while: the time limit's fallback plays for her twice, her seat is then marked away and
 played by the computer at once, and she comes back. The test checks, as a player would
@@ -59,7 +59,7 @@ IDLE = 2  # Carol
 IDLE_FROM = (1, 3)  # (round, turn) from which she makes no decision
 ROUNDS = 2
 HAND_SIZE = 10
-GAME_SECONDS = 150
+GAME_SECONDS = 240
 YOUR_TURN = "(Your turn)"
 AFTER_BACK = ' (Carol, since she scrolled down to "I\'m back")'
 
@@ -179,7 +179,9 @@ async def shoot(page, name, paths):
 
 
 async def create_table(page, server) -> tuple[str, int]:
-    """The lobby form: 4 players, 2 rounds, the smallest time limit it offers."""
+    """The lobby form: 4 players, 2 rounds, the second smallest time limit it offers: on a
+    loaded machine the test's own round of reads and checks between a decision point and
+    its click took longer than the smallest (15 s), and the fallback played first."""
     await page.goto(f"{server.url}/tables/")
     form = page.locator("#new-table")
     await form.locator("#id_name").fill("Whole game")
@@ -189,7 +191,7 @@ async def create_table(page, server) -> tuple[str, int]:
     limits = await form.locator("#id_time_limit option").evaluate_all(
         "options => options.map(option => Number(option.value))"
     )
-    limit = min(value for value in limits if value > 0)
+    limit = sorted(value for value in limits if value > 0)[1]
     await form.locator("#id_time_limit").select_option(str(limit))
     await form.locator("button[type=submit]").click()
     await page.wait_for_url(re.compile(r".*/tables/\d+/$"))
