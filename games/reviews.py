@@ -91,12 +91,12 @@ def review_game(game: Game) -> list[Review]:
     experts = {seat: get_bot(kind.strongest_bot, seed=review_seed(game, seat)) for seat in humans}
     entries = {seat: [] for seat in humans}
     state = game_engine.new_game(players=table.seats_count, options=table.options, seed=game.seed)
-    pending = {}  # seat -> (its view, its entry) until her next decision point
+    last_point = {}  # seat -> the decision point of her last decision
     for index, (seq, seat, payload, source) in enumerate(log):
         if seat in humans:
             view = game_engine.view(state, seat)
             point = decision_point(view)
-            if seat in pending and pending[seat][0] == point:
+            if last_point.get(seat) == point:
                 entries[seat].pop()  # a selection she changed: the last one counts
             entry = {
                 "seq": seq,
@@ -108,7 +108,7 @@ def review_game(game: Game) -> list[Review]:
                 **review_decision(experts[seat], view, payload, kind.higher_wins),
             }
             entries[seat].append(entry)
-            pending[seat] = (point, entry)
+            last_point[seat] = point
         state, _events = game_engine.apply(state, seat, payload)
     reviews = []
     with transaction.atomic():

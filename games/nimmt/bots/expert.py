@@ -21,6 +21,7 @@ ends the game, mostly by whether the seat wins (`utility`).
 
 import numpy as np
 
+from games.bots import race
 from games.bots.base import Bot, awaited, decision_seed, legal_decisions
 
 from .cards import known_hands, row_heads, unseen_cards
@@ -290,13 +291,8 @@ class ExpertBot(Bot):
 
     def _survivors(self, alive: list[int], utilities: list[list[np.ndarray]]) -> list[int]:
         """The alive choices not clearly worse than the best one, over the same worlds."""
-        scores = np.array([np.concatenate(utilities[i]) for i in alive])
-        best = int(scores.mean(axis=1).argmax())
-        loss = scores[best][None, :] - scores
-        n = scores.shape[1]
-        spread = loss.std(axis=1, ddof=1) / np.sqrt(n)
-        clearly = loss.mean(axis=1) > self.race_z * np.maximum(spread, 1e-9)
-        return [index for row, index in enumerate(alive) if row == best or not clearly[row]]
+        scores = {index: np.concatenate(utilities[index]) for index in alive}
+        return race.survivors(alive, scores, self.race_z)
 
     def pick(self, view: dict) -> int:
         return self._fallback.pick(view)

@@ -155,11 +155,12 @@ def deal_world(rng, cards, room, excluded):
     return deal_world(rng, cards, room, dict.fromkeys(seats, 0))
 
 
-def heuristic_bit(choices, hand, deck) -> int:
-    """The card six_heuristic would play among `choices` (bits) from `hand` (a mask):
-    twice its run of own cards plus its own cards behind it, less the others' behind it
-    (`heuristic.card_score`); the lowest bit on a tie."""
-    best, best_score = -1, None
+def heuristic_best(choices, hand, deck) -> list[int]:
+    """The cards six_heuristic scores best among `choices` (bits) from `hand` (a mask), in
+    the order of `choices`: twice a card's run of own cards plus its own cards behind it,
+    less the others' behind it (`heuristic.card_score`). Written out in one loop: the
+    play-outs call it on every turn with a choice."""
+    best, best_score = [], None
     below, above, behind, waiting = deck.below, deck.above, deck.behind, deck.waiting
     for bit in choices:
         run = 0
@@ -173,36 +174,23 @@ def heuristic_bit(choices, hand, deck) -> int:
             run += (~held & (held + 1)).bit_length() - 1
         score = 2 * (run + (behind[bit] & hand).bit_count()) - waiting[bit]
         if best_score is None or score > best_score:
-            best, best_score = bit, score
+            best, best_score = [bit], score
+        elif score == best_score:
+            best.append(bit)
     return best
+
+
+def heuristic_bit(choices, hand, deck) -> int:
+    """The card six_heuristic would play among `choices` (bits, ascending) from `hand`:
+    the lowest of those it scores best."""
+    return heuristic_best(choices, hand, deck)[0]
 
 
 def heuristic_chance(played, choices, hand, deck) -> float:
     """How likely six_heuristic is to play the bit `played` among `choices` (a mask) from
-    `hand` (a mask): 1 / the ties when it scores best, else 0 (`heuristic_bit`'s score)."""
-    below, above, behind, waiting = deck.below, deck.above, deck.behind, deck.waiting
-    best, ties, mine = None, 0, None
-    while choices:
-        low = choices & -choices
-        choices ^= low
-        bit = low.bit_length() - 1
-        run = 0
-        low_mask = below[bit]
-        if low_mask:
-            gaps = low_mask & ~hand
-            run = bit - gaps.bit_length() if gaps else low_mask.bit_count()
-        high = above[bit]
-        if high:
-            held = (hand & high) >> (bit + 1)
-            run += (~held & (held + 1)).bit_length() - 1
-        score = 2 * (run + (behind[bit] & hand).bit_count()) - waiting[bit]
-        if bit == played:
-            mine = score
-        if best is None or score > best:
-            best, ties = score, 1
-        elif score == best:
-            ties += 1
-    return 1 / ties if mine == best else 0.0
+    `hand` (a mask): 1 / the ties when it scores best, else 0."""
+    best = heuristic_best(bits_of(choices), hand, deck)
+    return 1 / len(best) if played in best else 0.0
 
 
 def plays_this_hand(view, deck, me) -> dict[int, list[tuple[int, int]]]:

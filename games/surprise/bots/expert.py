@@ -33,6 +33,7 @@ lowest. The prompts other than a too-low card's row are the heuristic's, not est
 import random
 from collections import Counter
 
+from games.bots import race
 from games.bots.base import Bot, decision_seed
 from games.nimmt.bots.heuristic import (
     ESCAPE_PREMIUM,
@@ -245,10 +246,7 @@ class SurpriseExpertBot(Bot):
         elif kind == "row":
             scored = self.row_scores(view, also)
         else:
-            scored = [(self.heuristic.decide(view), 0.0)]
-            if also is not None and also != scored[0][0]:
-                scored.append((also, 0.0))
-            return scored
+            return self.heuristic_scores(view, also)
         order = sorted(range(len(scored)), key=lambda index: (scored[index][1], index))
         return [scored[index] for index in order]
 
@@ -386,17 +384,7 @@ class SurpriseExpertBot(Bot):
             index: [firsts[index][w] + rests[index][w] + premiums[index] for w in range(done)]
             for index in alive
         }
-        best = min(alive, key=lambda index: (sum(totals[index]), index))
-        kept = []
-        for index in alive:
-            if index != best:
-                diffs = [a - b for a, b in zip(totals[index], totals[best], strict=True)]
-                mean = sum(diffs) / done
-                spread = sum((d - mean) ** 2 for d in diffs) / max(done - 1, 1)
-                if mean > RACE_Z * max((spread / done) ** 0.5, 1e-9):
-                    continue
-            kept.append(index)
-        return kept
+        return race.survivors(alive, totals, RACE_Z, lower_is_better=True)
 
     def heuristic_scores(self, view: dict, also: dict | None) -> list[tuple[dict, float]]:
         """The heuristic's decision and `also`, unestimated (0.0)."""

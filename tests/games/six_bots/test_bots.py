@@ -230,3 +230,20 @@ def test_expert_play_outs_play_the_heuristics_card():
         scores = {bit: heuristic.card_score(names[bit], set(hand), RANKS[40]) for bit in choices}
         assert scores[chosen] == max(scores.values())
         assert chosen == min(bit for bit in choices if scores[bit] == scores[chosen])
+
+
+def test_the_deals_are_weighed_by_the_chance_the_heuristic_played_that_card():
+    """A play's weight in the expert's deals: 1 / the cards six_heuristic scores best when
+    the card played is one of them, 0 otherwise (then NOT_HEURISTIC keeps the deal)."""
+    deck = expert.Deck(RANKS[40])
+    names = {bit: card for card, bit in deck.bit.items()}
+    rng = random.Random(5)
+    for _ in range(300):
+        hand = rng.sample(sorted(deck.bit), 10)
+        choices = rng.sample([deck.bit[card] for card in hand], 3)
+        played = rng.choice(choices)
+        scores = {bit: heuristic.card_score(names[bit], set(hand), RANKS[40]) for bit in choices}
+        best = [bit for bit in choices if scores[bit] == max(scores.values())]
+        mask = sum(1 << bit for bit in choices)
+        chance = expert.heuristic_chance(played, mask, deck.mask(hand), deck)
+        assert chance == (1 / len(best) if played in best else 0.0)
