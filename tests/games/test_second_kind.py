@@ -21,6 +21,7 @@ from games.bots import get_bot
 from games.forms import TableForm
 from games.models import Game, Table
 from tests.games import added_game, ws
+from tests.games.test_hidden_information import receive_version
 from tests.games.ws import ack_version, error_code
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -105,6 +106,11 @@ async def play_over_websockets(table, players) -> dict:
         while ack_version(frame) is None:
             assert error_code(frame) is None, frame
             frame = await ws.receive(sockets[seat])
+        # The other screens show this decision before the next one is made: otherwise a
+        # busy machine renders two decisions as one whole frame, never a selection's update.
+        for other, communicator in sockets.items():
+            if other != seat:
+                await receive_version(communicator, ack_version(frame))
     else:
         raise AssertionError("the game did not end")
     for communicator in sockets.values():
