@@ -5,7 +5,7 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import Signal, receiver
 
 from games.announce import announce
-from games.models import Game, Seat
+from games.models import Game, Seat, Table
 
 # What games tell other apps, without knowing them (leagues depends on games, never the
 # reverse). Each is sent with sender=Game or sender=Table.
@@ -68,8 +68,16 @@ def close_sockets_of_ended_session(sender, request, user, **kwargs):
 @receiver([post_save, post_delete], sender=Seat)
 def seats_changed(sender, instance, **kwargs):
     """Whatever changed a seat (a service, the admin), the next decision reads the seats
-    again instead of reusing those it kept (games.rendering)."""
+    again instead of reusing those it kept (games.services.kept, games.rendering)."""
     Game.objects.filter(table_id=instance.table_id).update(seats_version=F("seats_version") + 1)
+
+
+@receiver(post_save, sender=Table)
+def table_changed(sender, instance, created=False, **kwargs):
+    """The same for the table (abandoned, played on paper, changed in the admin): its
+    seats are read with it, and the frames show it whole."""
+    if not created:
+        Game.objects.filter(table_id=instance.pk).update(seats_version=F("seats_version") + 1)
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL)

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -21,6 +22,7 @@ from games.models import (
     TakenCard,
     number_bots,
 )
+from games.services import kept
 from games.services.common import Accepted, ServiceError, _announce_on_commit
 
 # --- decisions ---------------------------------------------------------------------------
@@ -130,6 +132,8 @@ def _decide(table_id, user, decision, client_id, seen_version, announce) -> Acce
             lobby=table.status == Table.Status.FINISHED,
             table_too=announce,
         )
+        if not table.turn_based and game.finished_at is None:
+            transaction.on_commit(lambda: kept.tables.keep(game, table, seats))
         return Accepted(
             version=game.version,
             table=table,
@@ -141,12 +145,26 @@ def _decide(table_id, user, decision, client_id, seen_version, announce) -> Acce
 
 def _locked_game(table_id) -> tuple[Game, Table, dict]:
     """The table's game, its row locked for this transaction; its table; its seats by
-    position, with their users.
+    position, with their users. What this process kept from the table's last decision
+    if the database still has it (games.services.kept: one statement), else read.
 
     The game read apart from its table, and not linked to it by the ORM: linked both ways
     they would be a reference cycle, left with the game's JSON state for a full garbage
     collection after every decision instead of being freed at once. The table comes with
     its seats (one query), and every seat holds that one table."""
+    taken = kept.tables.take(table_id)
+    if taken is not None:
+        game = taken[0]
+        unchanged = Game.objects.filter(
+            pk=game.pk,
+            table_id=table_id,
+            started_at=game.started_at,
+            version=game.version,
+            seats_version=game.seats_version,
+        )
+        # A write of nothing: it locks the row, and counts it only if it is unchanged.
+        if unchanged.update(version=F("version")):
+            return taken
     try:
         game = Game.objects.select_for_update().get(table_id=table_id)
     except Game.DoesNotExist:
