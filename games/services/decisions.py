@@ -85,7 +85,7 @@ def _duplicate(table_id: int, user, client_id: str) -> Accepted | None:
 def _decide(table_id, user, decision, client_id, seen_version, announce) -> Accepted:
     with transaction.atomic():
         # The game row lock orders every decision of this table, from every process.
-        game, table, seats = _locked_game(table_id)
+        game, table, seats, state = _locked_game(table_id)
         mine = next((s for s in seats.values() if s.user_id == user.pk), None)
         if mine is None:
             raise ServiceError("not_seated", _("You have no seat at this table."))
@@ -97,7 +97,8 @@ def _decide(table_id, user, decision, client_id, seen_version, announce) -> Acce
             if (duplicate := _duplicate(table_id, user, client_id)) is not None:
                 return duplicate
             raise ServiceError("stale", _("The game has moved on: look again before you play."))
-        state = game_engine.load(game.state)
+        if state is None:
+            state = game_engine.load(game.state)
         now = timezone.now()
         if mine.away or mine.timeouts:
             # The player is here: no longer away, and the time-outs in a row start again.
@@ -133,7 +134,7 @@ def _decide(table_id, user, decision, client_id, seen_version, announce) -> Acce
             table_too=announce,
         )
         if not table.turn_based and game.finished_at is None:
-            transaction.on_commit(lambda: kept.tables.keep(game, table, seats))
+            transaction.on_commit(lambda: kept.tables.keep(game, table, seats, state))
         return Accepted(
             version=game.version,
             table=table,
@@ -143,10 +144,11 @@ def _decide(table_id, user, decision, client_id, seen_version, announce) -> Acce
         )
 
 
-def _locked_game(table_id) -> tuple[Game, Table, dict]:
+def _locked_game(table_id) -> tuple[Game, Table, dict, object]:
     """The table's game, its row locked for this transaction; its table; its seats by
-    position, with their users. What this process kept from the table's last decision
-    if the database still has it (games.services.kept: one statement), else read.
+    position, with their users; the game's engine state if kept (else None). What this
+    process kept from the table's last decision if the database still has it
+    (games.services.kept: one statement), else read.
 
     The game read apart from its table, and not linked to it by the ORM: linked both ways
     they would be a reference cycle, left with the game's JSON state for a full garbage
@@ -177,7 +179,7 @@ def _locked_game(table_id) -> tuple[Game, Table, dict]:
         raise ServiceError("paper", _("This table is played on paper: enter its score sheet."))
     if table.status == Table.Status.ABANDONED:
         raise ServiceError("abandoned", _("This game was abandoned."))
-    return game, table, {seat.position: seat for seat in seats}
+    return game, table, {seat.position: seat for seat in seats}, None
 
 
 def _apply(game, game_engine, state, seat, decision, source, client_id=""):
