@@ -6,9 +6,12 @@ markup of a card is the same for every game version, so it is built once per car
 language; everything else of a frame is in the kind's templates.
 """
 
+import threading
+from collections import OrderedDict
 from functools import lru_cache
 
 from django import template
+from django.template.loader import get_template
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext, ngettext
@@ -65,3 +68,63 @@ def cards(faces):
     filters, which cost a template node each."""
     language = get_language()
     return mark_safe("".join(_card_markup(language, f["number"], f["heads"]) for f in faces))
+
+
+@register.simple_tag
+def select_buttons(faces, selection, version):
+    """The hand's cards as buttons to select (RULES 1.3), the selected one pressed: one tag
+    for the loop, written out, as it is drawn for every seat at every decision point. Each
+    button sends its card with the version shown and an id unique to both (a resend is
+    applied once: docs/protocol.md)."""
+    language = get_language()
+    version = int(version)
+    buttons = []
+    for face in faces:
+        number = int(face["number"])
+        chosen = number == selection
+        buttons.append(
+            f'<button class="cardbtn{" chosen" if chosen else ""}" ws-send hx-trigger="confirm"'
+            f' hx-vals=\'{{"type": "select", "card": {number}, "version": {version},'
+            f' "id": "v{version}s{number}"}}\' data-card="{number}"'
+            f' aria-pressed="{"true" if chosen else "false"}">'
+            f"{_card_markup(language, number, face['heads'])}</button>"
+        )
+    return mark_safe("".join(buttons))
+
+
+# Turns of the log rendered, by language and content: a finished turn never changes, and
+# every whole frame shows all the turns of the round (the least recently used go first).
+_TURNS_KEPT = 4096
+_turns: OrderedDict = OrderedDict()
+_turns_lock = threading.Lock()  # frames render on the event loop, pages on threads
+
+
+@register.simple_tag
+def log_turn(entry):
+    """One turn of the log (the `log_turn` partial of games/nimmt/live.html), rendered once
+    per process and language for what it shows (games.nimmt.kind.turn_log's entry)."""
+    plays = tuple(
+        (
+            play["seat"],
+            str(play["name"]),
+            play["card"]["number"],
+            play["row"],
+            tuple(face["number"] for face in play["took"] or ()),
+            play["heads"],
+            play["computer"],
+        )
+        for play in entry["plays"]
+    )
+    key = (get_language(), plays)
+    with _turns_lock:
+        html = _turns.get(key)
+        if html is not None:
+            _turns.move_to_end(key)
+            return html
+    html = get_template("games/nimmt/live.html#log_turn").render({"entry": entry})
+    with _turns_lock:
+        _turns[key] = html
+        if len(_turns) > _TURNS_KEPT:
+            _turns.popitem(last=False)
+    return html
+
