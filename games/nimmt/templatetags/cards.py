@@ -127,4 +127,3 @@ def log_turn(entry):
         if len(_turns) > _TURNS_KEPT:
             _turns.popitem(last=False)
     return html
-
