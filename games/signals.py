@@ -73,7 +73,7 @@ def seats_changed(sender, instance, **kwargs):
 
 
 @receiver(post_save, sender=Table)
-def table_changed(sender, instance, created=False, **kwargs):
+def table_saved(sender, instance, created=False, **kwargs):
     """The same for the table (abandoned, played on paper, changed in the admin): its
     seats are read with it, and the frames show it whole."""
     if not created:
