@@ -7,7 +7,9 @@ Négatif = Positif (RULES §2.4, optional) once came without its `extras`.
 
 Random games of each kind: at every decision point, each legal decision of each seat
 that is to act is sent through `games.protocol.parse_message` as JSON text, must come
-out as the same decision, and must apply; then one of them, chosen at random, is played.
+out as the same decision, and must apply, leaving the state it was applied to as it was
+(a server process keeps a table's state between decisions: games.services.kept); then one
+of them, chosen at random, is played.
 """
 
 import json
@@ -50,12 +52,14 @@ def check_every_legal_decision(game, state, seat):
     """Each of `seat`'s legal decisions: as a client sends it, parsed, applied."""
     decisions = game.legal(state, seat)
     assert decisions, f"seat {seat} is to act with nothing legal"
+    before = game.dump(state)
     for decision in decisions:
         message = parse_message(json.dumps(decision), None, game.DECISIONS)
         # The protocol neither misses a field (bad_field) nor drops one the engine needs.
         assert message.type == decision["type"]
         assert message.decision == decision
         game.apply(state, seat, message.decision)
+    assert game.dump(state) == before, "apply changed the state it was given"
     return decisions
 
 
