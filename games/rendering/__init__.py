@@ -10,7 +10,7 @@ game's board, its players' piles, its hand and its log are built by its Kind's h
 turn_log), which get the views and give the context of its own sections.
 """
 
-from games.rendering.frames import find_sections, live_frame, selection_of, update_frame
+from games.rendering.frames import Kept, find_sections, live_frame, selection_of, update_frame
 from games.rendering.pages import page_live, page_log, past_rounds, render_lobby_tables
 from games.rendering.snapshots import (
     Snapshot,
@@ -21,6 +21,7 @@ from games.rendering.snapshots import (
 )
 
 __all__ = [
+    "Kept",
     "Snapshot",
     "find_sections",
     "live_frame",

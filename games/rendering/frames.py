@@ -77,9 +77,10 @@ def _templates_changed(setting, **kwargs):
         _layout.cache_clear()
 
 
-class _Kept(OrderedDict):
-    """Sections that outlive a version (the header, a seat's buttons), kept per process
-    under everything they are drawn from; the least recently used go first."""
+class Kept(OrderedDict):
+    """Sections that outlive a version (the header, a seat's buttons, a game's log turns),
+    kept per process under everything they are drawn from; the least recently used go
+    first."""
 
     def __init__(self, size: int):
         super().__init__()
@@ -101,10 +102,10 @@ class _Kept(OrderedDict):
         return html
 
 
-_headers = _Kept(1024)
+_headers = Kept(1024)
 
 
-_actions = _Kept(4096)
+_actions = Kept(4096)
 
 
 def _header(snapshot: Snapshot, language: str) -> str:
@@ -223,7 +224,7 @@ def _render_part(snapshot: Snapshot, name: str, actor: bool) -> str:
     return _render(snapshot, name, context)
 
 
-_rows_kept = _Kept(8192)
+_rows_kept = Kept(8192)
 
 
 def _player_rows(snapshot: Snapshot) -> list[str]:

@@ -6,8 +6,6 @@ markup of a card is the same for every game version, so it is built once per car
 language; everything else of a frame is in the kind's templates.
 """
 
-import threading
-from collections import OrderedDict
 from functools import lru_cache
 
 from django import template
@@ -15,6 +13,8 @@ from django.template.loader import get_template
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext, ngettext
+
+from games.rendering import Kept
 
 register = template.Library()
 
@@ -93,10 +93,8 @@ def select_buttons(faces, selection, version):
 
 
 # Turns of the log rendered, by language and content: a finished turn never changes, and
-# every whole frame shows all the turns of the round (the least recently used go first).
-_TURNS_KEPT = 4096
-_turns: OrderedDict = OrderedDict()
-_turns_lock = threading.Lock()  # frames render on the event loop, pages on threads
+# every whole frame shows all the turns of the round.
+_turns = Kept(4096)
 
 
 @register.simple_tag
@@ -115,15 +113,7 @@ def log_turn(entry):
         )
         for play in entry["plays"]
     )
-    key = (get_language(), plays)
-    with _turns_lock:
-        html = _turns.get(key)
-        if html is not None:
-            _turns.move_to_end(key)
-            return html
-    html = get_template("games/nimmt/live.html#log_turn").render({"entry": entry})
-    with _turns_lock:
-        _turns[key] = html
-        if len(_turns) > _TURNS_KEPT:
-            _turns.popitem(last=False)
-    return html
+    return _turns.get_or_render(
+        (get_language(), plays),
+        lambda: get_template("games/nimmt/live.html#log_turn").render({"entry": entry}),
+    )

@@ -362,7 +362,7 @@ class SixExpertBot(Bot):
     def draw_worlds(self, rng, worlds, cards, room, excluded, plays, deck):
         """`worlds` deals of the unseen cards as (deal, copies): drawn by their likelihood
         among POOL times as many when the opponents have played this hand."""
-        if not any(len(seat_plays) for seat_plays in plays.values()) or POOL <= 1:
+        if not plays or POOL <= 1:  # `plays` names only opponents who played this hand
             return [(deal_world(rng, cards, room, excluded), 1) for _ in range(worlds)]
         pool = [deal_world(rng, cards, room, excluded) for _ in range(POOL * worlds)]
         weights = [likelihood(dealt, plays, deck) for dealt in pool]
